@@ -1,0 +1,20 @@
+"""The env contract shared by every AgentGym environment (DESIGN.md §3)."""
+
+from agentgym_envs.core.env import INFO_KEYS, TextEnv
+from agentgym_envs.core.spaces import clean_text, text_space
+from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, SplitTable, check_choice
+from agentgym_envs.core.task import ActionError, Task, Verdict
+
+__all__ = [
+    "DIFFICULTIES",
+    "INFO_KEYS",
+    "SPLITS",
+    "ActionError",
+    "SplitTable",
+    "Task",
+    "TextEnv",
+    "Verdict",
+    "check_choice",
+    "clean_text",
+    "text_space",
+]

@@ -1,0 +1,205 @@
+"""``TextEnv``: the Gymnasium side of every AgentGym environment.
+
+Subclasses say which tasks exist (``task_ids``) and how to build one (``make_task``); this class
+does the rest of the contract in DESIGN.md §3 once: seeding, task choice, the invalid-action path,
+the reward, and the info keys every env reports.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from agentgym_envs.core.spaces import clean_text, text_space
+from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, check_choice
+from agentgym_envs.core.task import ActionError, Task, Verdict
+
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+#: The keys every env puts in ``info`` on reset and on every step.
+INFO_KEYS: tuple[str, ...] = (
+    "task_id",
+    "split",
+    "difficulty",
+    "goal",
+    "admissible_actions",
+    "success",
+    "score",
+    "action_error",
+    "expert_action",
+)
+
+
+class TextEnv(gym.Env[str, str]):
+    """A text-in, text-out env over a fixed, enumerable task list per (difficulty, split).
+
+    Reward is the increase of the task's score (in [0, 1]) caused by the step, so an episode's
+    return equals its final score. A malformed or impossible action costs the step, earns 0,
+    leaves the world unchanged, and is reported in ``info["action_error"]`` and in the observation.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    #: Longest observation the env emits; longer text is cut with a visible marker.
+    max_observation_chars: ClassVar[int] = 100_000
+    #: Longest action the action space samples; longer agent text is still accepted by ``step``.
+    max_action_chars: ClassVar[int] = 2_000
+    #: One line per action form, for prompts and for ``agentgym play``.
+    action_help: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        difficulty: str = "easy",
+        split: str = "train",
+        expert: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        self.difficulty = check_choice("difficulty", difficulty, DIFFICULTIES)
+        self.split = check_choice("split", split, SPLITS)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.expert = bool(expert)
+        self.observation_space = text_space(self.max_observation_chars)
+        self.action_space = text_space(self.max_action_chars, min_length=1)
+        self._task: Task | None = None
+        self._task_id_set: frozenset[str] | None = None
+        self._observation = ""
+        self._score = 0.0
+        self._done = False
+
+    # ---- what subclasses provide -------------------------------------------------------------
+    @abstractmethod
+    def task_ids(self) -> Sequence[str]:
+        """The fixed task list of this env's (difficulty, split), identical on every machine."""
+
+    @abstractmethod
+    def make_task(self, task_id: str, rng: np.random.Generator) -> Task:
+        """Build the task for ``task_id``; ``rng`` may randomise what the id leaves open."""
+
+    # ---- Gymnasium API -----------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        task_id = options.pop("task_id", None)
+        if options:
+            raise ValueError(
+                f"unknown reset option(s) {sorted(options)}; the only one is 'task_id'"
+            )
+        ids = self.task_ids()
+        if not ids:
+            raise ValueError(
+                f"{type(self).__name__} has no tasks for {self.difficulty}/{self.split}"
+            )
+        if task_id is None:
+            task_id = ids[int(self.np_random.integers(len(ids)))]
+        elif task_id not in self._known_task_ids():
+            raise ValueError(
+                f"task_id {task_id!r} is not in the {self.difficulty}/{self.split} task list; "
+                "see env.unwrapped.task_ids() or make the env with the matching difficulty/split"
+            )
+        self._close_task()
+        self._task = self.make_task(task_id, self.np_random)
+        self._observation = self._clean(self._task.start())
+        self._score = 0.0
+        self._done = False
+        verdict = self._task.verdict()
+        self._score = verdict.score
+        self._done = verdict.done
+        return self._observation, self._info(verdict, None)
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self._task is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        text, error = self._parse(action)
+        observation = None
+        if error is None and self._done:
+            error = "the episode is over; call reset() to start a new one"
+        if error is None:
+            try:
+                self._observation = self._clean(self._task.act(text))
+            except ActionError as exc:
+                error = exc.reason or "invalid action"
+                observation = exc.observation
+        if error is not None:
+            if observation is None:
+                observation = f"{self._observation}\n\nInvalid action: {error}"
+            observation = self._clean(observation)
+        verdict = self._task.verdict()
+        reward = 0.0 if error is not None else float(verdict.score - self._score)
+        self._score = verdict.score
+        self._done = verdict.done
+        obs = self._observation if observation is None else observation
+        if self.render_mode == "human":
+            print(obs)
+        return obs, reward, verdict.done, False, self._info(verdict, error)
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self._observation
+        if self.render_mode == "human":
+            print(self._observation)
+        return None
+
+    def close(self) -> None:
+        self._close_task()
+        super().close()
+
+    # ---- helpers -----------------------------------------------------------------------------
+    @property
+    def task(self) -> Task | None:
+        """The current episode's task (None before the first reset)."""
+        return self._task
+
+    def _known_task_ids(self) -> frozenset[str]:
+        if self._task_id_set is None:
+            self._task_id_set = frozenset(self.task_ids())
+        return self._task_id_set
+
+    def _close_task(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.close()
+
+    def _parse(self, action: object) -> tuple[str, str | None]:
+        if isinstance(action, bytes):
+            action = action.decode("utf-8", errors="replace")
+        if isinstance(action, np.str_):
+            action = str(action)
+        if not isinstance(action, str):
+            return "", f"an action must be a string, got {type(action).__name__}"
+        text = action.strip()
+        if not text:
+            return "", "the action is empty"
+        return text, None
+
+    def _clean(self, text: str) -> str:
+        if (
+            text.isascii()
+            and not _ASCII_CONTROL.search(text)
+            and len(text) <= self.max_observation_chars
+        ):
+            return text
+        return clean_text(text, self.max_observation_chars)
+
+    def _info(self, verdict: Verdict, error: str | None) -> dict[str, Any]:
+        task = self._task
+        assert task is not None
+        expert = task.expert_action() if self.expert and not verdict.done else None
+        return {
+            "task_id": task.task_id,
+            "split": self.split,
+            "difficulty": self.difficulty,
+            "goal": task.goal,
+            "admissible_actions": [] if verdict.done else list(task.admissible_actions()),
+            "success": bool(verdict.success),
+            "score": float(verdict.score),
+            "action_error": error,
+            "expert_action": expert,
+        }

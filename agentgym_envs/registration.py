@@ -1,0 +1,64 @@
+"""The one table of AgentGym env ids. Registering is cheap: entry points are strings, so no env
+module (and none of its heavy dependencies) is imported until ``gymnasium.make``."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered id: where its class lives, its step budget, its default kwargs."""
+
+    id: str
+    entry_point: str
+    max_episode_steps: int
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    extra: str | None = None  # the pip extra it needs, for helpful messages
+    requires: tuple[str, ...] = ()  # modules that must be importable (checked without importing)
+    summary: str = ""
+    in_quick_bench: bool = True  # part of `agentgym bench` (one id per env family)
+
+    def missing(self) -> list[str]:
+        """The required modules that are not installed (empty when the env can be made)."""
+        return [name for name in self.requires if importlib.util.find_spec(name) is None]
+
+    def install_hint(self) -> str:
+        return f"pip install -e '.[{self.extra}]'" if self.extra else ""
+
+
+ENTRIES: list[EnvEntry] = [
+    EnvEntry(
+        id="AgentGym/Toy-v0",
+        entry_point="agentgym_envs.toy.env:ToyEnv",
+        max_episode_steps=30,
+        summary="Built-in text house: go to a room, carry an object, unlock a door.",
+    ),
+]
+
+
+def register_all() -> None:
+    """Register every entry with Gymnasium (idempotent)."""
+    for entry in ENTRIES:
+        if entry.id in gym.registry:
+            continue
+        gym.register(
+            id=entry.id,
+            entry_point=entry.entry_point,
+            max_episode_steps=entry.max_episode_steps,
+            kwargs=dict(entry.kwargs),
+            disable_env_checker=False,
+        )
+
+
+def entry_for(env_id: str) -> EnvEntry:
+    """The table entry for ``env_id``; ValueError listing the known ids otherwise."""
+    for entry in ENTRIES:
+        if entry.id == env_id:
+            return entry
+    known = ", ".join(e.id for e in ENTRIES)
+    raise ValueError(f"unknown env id {env_id!r}; known ids: {known}")

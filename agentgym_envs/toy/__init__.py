@@ -1,0 +1,1 @@
+"""The built-in Toy env (``AgentGym/Toy-v0``)."""

@@ -1,0 +1,103 @@
+"""``AgentGym/Toy-v0``: a tiny text house used to test agents, trainers and adapters without a
+browser or TextWorld. See ``agentgym_envs.toy.tasks`` for the difficulty and split definitions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from agentgym_envs.core import ActionError, TextEnv, Verdict
+from agentgym_envs.toy.tasks import TABLE, layout_for
+from agentgym_envs.toy.world import House, Layout
+
+VERBS = ("go", "take", "drop", "unlock", "look", "inventory")
+ACTION_HELP = (
+    "go to <room> | take <object> | drop <object> | unlock <room> (needs the key)"
+    " | look | inventory"
+)
+
+
+def normalise(action: str) -> str:
+    """Lower-case, collapse spaces, drop a trailing full stop and the articles 'the'/'a'."""
+    text = re.sub(r"\s+", " ", action.lower()).strip().rstrip(".").strip()
+    return re.sub(r"\b(the|a|an) ", "", text)
+
+
+class ToyTask:
+    """One episode in a Toy house."""
+
+    def __init__(self, task_id: str, layout: Layout) -> None:
+        self.task_id = task_id
+        self.goal = layout.goal
+        self.house = House(layout)
+        self._plan: list[str] | None = None
+
+    def start(self) -> str:
+        return f"Task: {self.goal}\n{self.house.describe()}"
+
+    def act(self, action: str) -> str:
+        command = normalise(action)
+        if command not in self.house.commands():
+            raise ActionError(self._why_not(command))
+        if self._plan and self._plan[0] == command:
+            self._plan.pop(0)
+        else:
+            self._plan = None
+        return self.house.apply(command)
+
+    def admissible_actions(self) -> list[str]:
+        return self.house.commands()
+
+    def verdict(self) -> Verdict:
+        if self.house.solved():
+            return Verdict(1.0, True, True)
+        return Verdict(0.0, False, self.house.failed)
+
+    def expert_action(self) -> str | None:
+        if self._plan is None:
+            self._plan = self.house.plan()
+        return self._plan[0] if self._plan else None
+
+    def close(self) -> None:
+        pass
+
+    def _why_not(self, command: str) -> str:
+        verb, _, arg = command.partition(" ")
+        house = self.house
+        if verb not in VERBS:
+            return f"unknown command {command!r}; commands are: {ACTION_HELP}"
+        if verb in ("look", "inventory"):
+            return f"{verb!r} takes no argument"
+        if verb == "go":
+            room = arg.removeprefix("to ")
+            if room in house.neighbours(house.agent) and house.is_locked(room):
+                return f"the {room} is locked; unlock it with the key first"
+            return f"there is no door to {room!r} from the {house.agent}"
+        if verb == "take":
+            return f"there is no {arg!r} in the {house.agent}"
+        if verb == "drop":
+            return f"you are not carrying {arg!r}"
+        if arg not in house.neighbours(house.agent) or not house.is_locked(arg):
+            return f"there is no locked door to {arg!r} here"
+        return "you need the key to unlock it"
+
+
+class ToyEnv(TextEnv):
+    """A text house: reach a room, carry an object, unlock a door (see ``tasks`` for levels).
+
+    Actions: ``go to <room>``, ``take <object>``, ``drop <object>``, ``unlock <room>``, ``look``,
+    ``inventory`` (case-insensitive; articles and a final full stop are ignored). Score 1 when
+    the goal holds, which ends the episode; in easy tasks entering a wrong room ends it with 0.
+    """
+
+    max_observation_chars = 4_000
+    max_action_chars = 200
+    action_help = ACTION_HELP
+
+    def task_ids(self) -> Sequence[str]:
+        return TABLE.task_ids(self.difficulty, self.split)
+
+    def make_task(self, task_id: str, rng: np.random.Generator) -> ToyTask:
+        return ToyTask(task_id, layout_for(task_id))

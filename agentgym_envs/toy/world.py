@@ -1,0 +1,174 @@
+"""The Toy house: rooms joined by doors, objects to carry, one locked door.
+
+Small enough that an oracle can search it exhaustively, rich enough to need several steps.
+A ``Layout`` is the immutable task; a ``House`` is its mutable state during an episode.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+HALLWAY = "hallway"
+KEY = "key"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One Toy task: the house, where things start, and what the goal asks.
+
+    ``kind`` is ``"go"`` (reach ``target_room``; entering any other dead-end room fails the
+    task) or ``"put"`` (leave ``target_item`` in ``target_room``).
+    """
+
+    kind: str
+    doors: tuple[tuple[str, str], ...]
+    items: tuple[tuple[str, str], ...]  # (item, room) at the start
+    target_room: str
+    target_item: str | None = None
+    locked_room: str | None = None
+    goal: str = ""
+
+    @property
+    def rooms(self) -> tuple[str, ...]:
+        names = {HALLWAY}
+        for a, b in self.doors:
+            names.update((a, b))
+        return tuple(sorted(names))
+
+    def signature(self) -> tuple:
+        """What makes two layouts the same task (goal wording aside)."""
+        return (
+            self.kind,
+            self.doors,
+            self.items,
+            self.target_room,
+            self.target_item,
+            self.locked_room,
+        )
+
+
+@dataclass
+class House:
+    """The episode state of a ``Layout``; every method that changes it mirrors one command."""
+
+    layout: Layout
+    agent: str = HALLWAY
+    where: dict[str, str] = field(default_factory=dict)  # item -> room, or "agent" when carried
+    unlocked: bool = False
+    failed: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.where:
+            self.where = dict(self.layout.items)
+        self._neighbours: dict[str, list[str]] = {room: [] for room in self.layout.rooms}
+        for a, b in self.layout.doors:
+            self._neighbours[a].append(b)
+            self._neighbours[b].append(a)
+
+    def neighbours(self, room: str) -> list[str]:
+        return self._neighbours[room]
+
+    def is_locked(self, room: str) -> bool:
+        return room == self.layout.locked_room and not self.unlocked
+
+    def here(self) -> list[str]:
+        return sorted(item for item, room in self.where.items() if room == self.agent)
+
+    def carried(self) -> list[str]:
+        return sorted(item for item, room in self.where.items() if room == "agent")
+
+    def commands(self) -> list[str]:
+        """Every command that changes or shows something now, in a stable order."""
+        out = []
+        for room in self.neighbours(self.agent):
+            if self.is_locked(room):
+                if KEY in self.carried():
+                    out.append(f"unlock {room}")
+            else:
+                out.append(f"go to {room}")
+        out += [f"take {item}" for item in self.here()]
+        out += [f"drop {item}" for item in self.carried()]
+        out += ["look", "inventory"]
+        return out
+
+    def apply(self, command: str) -> str:
+        """Change the state for an admissible ``command`` and describe what happened."""
+        verb, _, arg = command.partition(" ")
+        if verb == "go":
+            self.agent = arg.removeprefix("to ")
+            if self.layout.kind == "go" and self.agent not in (HALLWAY, self.layout.target_room):
+                self.failed = self._is_dead_end(self.agent)
+            return self.describe()
+        if verb == "take":
+            self.where[arg] = "agent"
+            return f"You take the {arg}."
+        if verb == "drop":
+            self.where[arg] = self.agent
+            return f"You drop the {arg} in the {self.agent}."
+        if verb == "unlock":
+            self.unlocked = True
+            return f"You unlock the door to the {arg} with the key."
+        if verb == "inventory":
+            carried = ", ".join(self.carried()) or "nothing"
+            return f"You carry: {carried}."
+        return self.describe()
+
+    def describe(self) -> str:
+        exits = []
+        for room in self.neighbours(self.agent):
+            exits.append(f"{room} (locked)" if self.is_locked(room) else room)
+        seen = ", ".join(self.here()) or "nothing"
+        carried = ", ".join(self.carried()) or "nothing"
+        return (
+            f"You are in the {self.agent}. Doors lead to: {', '.join(exits)}. "
+            f"You see: {seen}. You carry: {carried}."
+        )
+
+    def solved(self) -> bool:
+        layout = self.layout
+        if layout.kind == "go":
+            return self.agent == layout.target_room
+        return self.where.get(layout.target_item or "") == layout.target_room
+
+    def _is_dead_end(self, room: str) -> bool:
+        return len(self.neighbours(room)) == 1
+
+    # ---- oracle ------------------------------------------------------------------------------
+    def plan(self) -> list[str]:
+        """A shortest command sequence that solves the task from here (breadth-first search over
+        the agent's room, where the target item and key are, and the lock)."""
+        relevant = {self.layout.target_item, KEY} - {None}
+
+        def state(house: House) -> tuple:
+            return (
+                house.agent,
+                house.unlocked,
+                tuple(house.where.get(i) for i in sorted(relevant)),
+            )
+
+        start = self.copy()
+        seen = {state(start)}
+        queue: deque[tuple[House, list[str]]] = deque([(start, [])])
+        while queue:
+            house, path = queue.popleft()
+            if house.solved():
+                return path
+            if house.failed:
+                continue
+            for command in house.commands():
+                verb, _, arg = command.partition(" ")
+                if verb in ("look", "inventory") or (
+                    verb in ("take", "drop") and arg not in relevant
+                ):
+                    continue
+                nxt = house.copy()
+                nxt.apply(command)
+                key = state(nxt)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((nxt, [*path, command]))
+        return []
+
+    def copy(self) -> House:
+        return House(self.layout, self.agent, dict(self.where), self.unlocked, self.failed)

@@ -1,0 +1,47 @@
+"""The records WebShop's pages, search and reward share: one product and one goal.
+
+Field meanings follow the original WebShop (Yao et al. 2022), re-derived from its paper and rules;
+``type_nouns`` replaces the original's run-time spaCy parse of the title (stored at generation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Product:
+    """One catalog item, as the item page and the reward see it."""
+
+    asin: str  # "B0" + 8 upper-case base-36 characters, unique in the catalog
+    title: str
+    category: str  # top category: one of the 5 (beauty, electronics, fashion, food, furniture)
+    query: str  # the query subcategory it was "scraped" under, e.g. "men's dress shirts"
+    product_category: (
+        str  # breadcrumb joined by " › ", e.g. "Clothing, Shoes & Jewelry › Men › Shirts"
+    )
+    bullets: tuple[str, ...]  # "About this item" bullet points (the Features sub-page)
+    description: str  # the Description sub-page
+    pricing: tuple[float, ...]  # one price, or (low, high) for a price range
+    price: float  # the price shown on the item page (a point inside the range for ranges)
+    options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # group -> values, e.g. size
+    attributes: tuple[str, ...] = ()  # the product's attribute phrases, e.g. "machine wash"
+    type_nouns: tuple[str, ...] = ()  # lower-case nouns of the title (the original's spaCy nouns)
+    rating: str = "N.A."
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One shopping instruction and what the reward checks it against."""
+
+    goal_id: str
+    asin: str  # the target product
+    instruction: str  # what the agent reads
+    query: str  # the target's query subcategory
+    category: str
+    product_category: str  # the target's breadcrumb
+    title: str  # the target's title (r_type compares title nouns)
+    type_nouns: tuple[str, ...]  # the target title's nouns
+    attributes: tuple[str, ...]  # attributes the instruction asks for
+    options: dict[str, str]  # option group -> wanted value, e.g. {"color": "navy blue"}
+    price_upper: float | None  # None: no price constraint

@@ -1,0 +1,106 @@
+"""Run agents on envs and collect one result per episode."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import gymnasium as gym
+from tqdm.auto import tqdm
+
+import agentgym_envs
+from agentgym_envs.agents import make_agent
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    """What one episode of one agent on one task came to."""
+
+    env_id: str
+    agent: str
+    difficulty: str
+    split: str
+    task_id: str
+    seed: int
+    score: float
+    success: bool
+    length: int
+    invalid_actions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def installed_env_ids(quick: bool = True) -> tuple[list[str], dict[str, str]]:
+    """The registered ids whose dependencies are installed, and why the others are skipped."""
+    ready, skipped = [], {}
+    for entry in agentgym_envs.ENTRIES:
+        if quick and not entry.in_quick_bench:
+            continue
+        missing = entry.missing()
+        if missing:
+            skipped[entry.id] = f"missing {', '.join(missing)} ({entry.install_hint()})"
+        else:
+            ready.append(entry.id)
+    return ready, skipped
+
+
+def run_episode(env: gym.Env, agent_name: str, seed: int) -> EpisodeResult:
+    """Play one seeded episode to its end (termination or the registered step limit)."""
+    agent = make_agent(agent_name)
+    agent.reset(seed)
+    observation, info = env.reset(seed=seed)
+    length = invalid = 0
+    done = False
+    while not done:
+        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
+        length += 1
+        invalid += info["action_error"] is not None
+        done = terminated or truncated
+    return EpisodeResult(
+        env_id=env.spec.id if env.spec else type(env.unwrapped).__name__,
+        agent=agent_name,
+        difficulty=info["difficulty"],
+        split=info["split"],
+        task_id=info["task_id"],
+        seed=seed,
+        score=float(info["score"]),
+        success=bool(info["success"]),
+        length=length,
+        invalid_actions=invalid,
+    )
+
+
+def run_benchmark(
+    env_ids: Sequence[str],
+    agents: Sequence[str],
+    difficulties: Sequence[str],
+    splits: Sequence[str],
+    episodes: int,
+    seed: int = 0,
+    progress: bool = True,
+) -> list[EpisodeResult]:
+    """Every (env, difficulty, split, agent) cell for ``episodes`` seeds ``seed, seed+1, ...``.
+
+    All agents see the same seeds, hence the same tasks, so their figures compare directly.
+    """
+    cells = [(e, d, s) for e in env_ids for d in difficulties for s in splits]
+    results: list[EpisodeResult] = []
+    bar = tqdm(total=len(cells) * len(agents) * episodes, disable=not progress, unit="ep")
+    for env_id, difficulty, split in cells:
+        env = gym.make(env_id, difficulty=difficulty, split=split)
+        try:
+            for agent_name in agents:
+                bar.set_description(f"{env_id} {difficulty}/{split} {agent_name}")
+                for episode_seed in _seeds(seed, episodes):
+                    results.append(run_episode(env, agent_name, episode_seed))
+                    bar.update()
+        finally:
+            env.close()
+    bar.close()
+    return results
+
+
+def _seeds(first: int, count: int) -> Iterable[int]:
+    return range(first, first + count)

@@ -1,0 +1,1 @@
+"""pytest-benchmark runs here: `pytest benchmarks/perf --benchmark-enable`."""

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite: set the machine up, lint, then run every test (slow ones included).
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"` for a quick local run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/setup.sh"
+cd "$ROOT"
+echo "[test] ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "[test] pytest"
+set +e
+.venv/bin/python -m pytest "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "[test] pytest collected no tests: failing, a test run must test something"
+  exit 1
+fi
+exit "$status"

@@ -1,0 +1,24 @@
+"""Shared fixtures: the registered env ids whose dependencies are installed on this machine."""
+
+from __future__ import annotations
+
+import pytest
+
+import agentgym_envs
+
+
+def _ids(contract: bool) -> list:
+    params = []
+    for entry in agentgym_envs.ENTRIES:
+        if contract and not entry.in_quick_bench:
+            continue
+        missing = entry.missing()
+        marks = (
+            [pytest.mark.skip(reason=f"needs {missing}: {entry.install_hint()}")] if missing else []
+        )
+        params.append(pytest.param(entry.id, marks=marks, id=entry.id))
+    return params
+
+
+#: One id per env family (families like MiniWoB register many ids; the contract test takes one).
+CONTRACT_IDS = _ids(contract=True)

@@ -1,0 +1,171 @@
+"""The env contract of DESIGN.md §3, checked on every registered env family."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import gymnasium as gym
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from agentgym_envs.core import DIFFICULTIES, INFO_KEYS, SPLITS
+from tests.conftest import CONTRACT_IDS
+
+WEIRD_ACTIONS = [
+    "",
+    "   ",
+    "\n\t",
+    "fly to the moon",
+    "click[" * 50,
+    "x" * 20_000,
+    "💥 ünïcödé \x00 control",
+    "search[]",
+    "go to",
+    None,
+    123,
+    b"bytes action",
+    ["a", "list"],
+]
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_check_env_passes(env_id):
+    env = gym.make(env_id)
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_info_keys_and_spaces(env_id):
+    env = gym.make(env_id)
+    try:
+        obs, info = env.reset(seed=0)
+        assert set(INFO_KEYS) <= set(info)
+        assert env.observation_space.contains(obs)
+        assert info["admissible_actions"], "a fresh episode must offer actions"
+        assert all(isinstance(a, str) for a in info["admissible_actions"])
+        action = info["admissible_actions"][0]
+        assert env.action_space.contains(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert set(INFO_KEYS) <= set(info)
+        assert env.observation_space.contains(obs)
+        assert info["action_error"] is None
+        assert 0.0 <= info["score"] <= 1.0
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_malformed_actions_never_raise(env_id):
+    env = gym.make(env_id)
+    try:
+        obs0, info0 = env.reset(seed=3)
+        for action in WEIRD_ACTIONS:
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert reward == 0.0
+            assert isinstance(info["action_error"], str) and info["action_error"]
+            assert env.observation_space.contains(obs)
+            assert not terminated
+            # the world is unchanged: the same actions are still admissible
+            assert info["admissible_actions"] == info0["admissible_actions"]
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_close_twice_is_safe(env_id):
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    env.close()
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_bad_kwargs_list_valid_values(env_id):
+    with pytest.raises(ValueError, match="'medium'"):
+        gym.make(env_id, difficulty="impossible")
+    with pytest.raises(ValueError, match="'adversarial'"):
+        gym.make(env_id, split="tarin")
+    env = gym.make(env_id)
+    try:
+        with pytest.raises(ValueError, match="task_ids"):
+            env.reset(options={"task_id": "no-such-task"})
+        with pytest.raises(ValueError, match="task_id"):
+            env.reset(options={"taskid": "typo"})
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_every_difficulty_and_split_makes_and_resets(env_id):
+    for difficulty in DIFFICULTIES:
+        for split in SPLITS:
+            env = gym.make(env_id, difficulty=difficulty, split=split)
+            try:
+                ids = env.unwrapped.task_ids()
+                assert len(ids) == len(set(ids)) > 0
+                _, info = env.reset(seed=0)
+                assert info["task_id"] in ids
+                assert (info["difficulty"], info["split"]) == (difficulty, split)
+            finally:
+                env.close()
+
+
+ROLLOUT = """
+import json, sys, gymnasium as gym
+import agentgym_envs
+from agentgym_envs.agents import RandomAgent
+env = gym.make(sys.argv[1], difficulty="medium", split="test")
+agent, out = RandomAgent(), []
+for seed in (0, 1, 2):
+    agent.reset(seed)
+    obs, info = env.reset(seed=seed)
+    out.append([obs, info])
+    for _ in range(8):
+        obs, r, te, tr, info = env.step(agent.act(obs, info))
+        out.append([obs, r, te, tr, info])
+        if te or tr:
+            break
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_seeded_rollouts_identical_across_processes(env_id):
+    runs = []
+    for hash_seed in ("1", "2"):
+        result = subprocess.run(
+            [sys.executable, "-c", ROLLOUT, env_id],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": hash_seed, **_env_without_hashseed()},
+        )
+        runs.append(json.loads(result.stdout))
+    assert runs[0] == runs[1]
+    assert len(runs[0]) > 3
+
+
+def _env_without_hashseed() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_works_inside_async_vector_env(env_id):
+    envs = gym.vector.AsyncVectorEnv(
+        [lambda: gym.make(env_id) for _ in range(2)], shared_memory=False
+    )
+    try:
+        obs, infos = envs.reset(seed=[5, 6])
+        assert len(obs) == 2 and all(isinstance(o, str) for o in obs)
+        actions = [infos["admissible_actions"][i][0] for i in range(2)]
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert len(rewards) == 2
+    finally:
+        envs.close()

@@ -4,10 +4,10 @@
 imports only the env you ask for.
 """
 
-from agentgym_envs.registration import ENTRIES, register_all
+from agentgym_envs.registration import ENTRIES, make_vec, register_all
 
 __version__ = "0.1.0"
 
 register_all()
 
-__all__ = ["ENTRIES", "__version__", "register_all"]
+__all__ = ["ENTRIES", "__version__", "make_vec", "register_all"]

@@ -62,3 +62,24 @@ def entry_for(env_id: str) -> EnvEntry:
             return entry
     known = ", ".join(e.id for e in ENTRIES)
     raise ValueError(f"unknown env id {env_id!r}; known ids: {known}")
+
+
+def make_vec(
+    env_id: str, num_envs: int = 1, vectorization_mode: str = "async", **kwargs: Any
+) -> gym.vector.VectorEnv:
+    """``gymnasium.make_vec`` with the one setting text envs need.
+
+    Gymnasium's async shared memory reads non-array observations once, when the vector env is built
+    (Gymnasium issue #1164), so Text observations would stay stale; async envs here send them
+    through the worker pipes instead (``shared_memory=False``).
+    """
+    vector_kwargs = dict(kwargs.pop("vector_kwargs", None) or {})
+    if vectorization_mode == "async":
+        vector_kwargs.setdefault("shared_memory", False)
+    return gym.make_vec(
+        env_id,
+        num_envs=num_envs,
+        vectorization_mode=vectorization_mode,
+        vector_kwargs=vector_kwargs,
+        **kwargs,
+    )

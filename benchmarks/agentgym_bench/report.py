@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentgym_bench.runner import EpisodeResult
+from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 
 
 def summarise(results: Sequence[EpisodeResult]) -> list[dict]:
@@ -63,7 +64,7 @@ def plot(rows: Sequence[dict], path: Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    cells = sorted({(r["env_id"], r["difficulty"], r["split"]) for r in rows})
+    cells = sorted({(r["env_id"], r["difficulty"], r["split"]) for r in rows}, key=_cell_order)
     agents = sorted({r["agent"] for r in rows})
     value = {
         (r["env_id"], r["difficulty"], r["split"], r["agent"]): r["success_rate"] for r in rows
@@ -75,15 +76,21 @@ def plot(rows: Sequence[dict], path: Path) -> Path | None:
         ax.bar(xs, [value.get((*c, agent), 0.0) for c in cells], width, label=agent)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(cells))])
     ax.set_xticklabels(
-        [f"{e.split('/')[-1]}\n{d}/{s}" for e, d, s in cells], fontsize=7, rotation=45, ha="right"
+        [f"{e.split('/')[-1]}\n{d}/{s}" for e, d, s in cells], fontsize=7, rotation=30, ha="right"
     )
     ax.set_ylabel("success rate")
-    ax.set_ylim(0, 1)
-    ax.legend()
+    ax.set_ylim(0, 1.05)
+    ax.set_title("Success rate per env, difficulty/split and agent")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def _cell_order(cell: tuple[str, str, str]) -> tuple:
+    env_id, difficulty, split = cell
+    return (env_id, DIFFICULTIES.index(difficulty), SPLITS.index(split))
 
 
 def write_report(

@@ -10,6 +10,7 @@ import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import agentgym_envs
 from agentgym_envs.core import DIFFICULTIES, INFO_KEYS, SPLITS
 from tests.conftest import CONTRACT_IDS
 
@@ -156,16 +157,33 @@ def _env_without_hashseed() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
 
 
+def _single_env_run(env_id: str, seeds: list[int]) -> list[tuple]:
+    """reset(seed) then one step with the first admissible action, env by env."""
+    out = []
+    for seed in seeds:
+        env = gym.make(env_id)
+        obs, info = env.reset(seed=seed)
+        action = info["admissible_actions"][0]
+        out.append((obs, info["task_id"], action, *env.step(action)[:2]))
+        env.close()
+    return out
+
+
 @pytest.mark.parametrize("env_id", CONTRACT_IDS)
 def test_works_inside_async_vector_env(env_id):
-    envs = gym.vector.AsyncVectorEnv(
-        [lambda: gym.make(env_id) for _ in range(2)], shared_memory=False
+    seeds = [5, 6]
+    expected = _single_env_run(env_id, seeds)
+    plain = gym.vector.AsyncVectorEnv(
+        [lambda: gym.make(env_id) for _ in seeds], shared_memory=False
     )
+    ours = agentgym_envs.make_vec(env_id, num_envs=len(seeds))
     try:
-        obs, infos = envs.reset(seed=[5, 6])
-        assert len(obs) == 2 and all(isinstance(o, str) for o in obs)
-        actions = [infos["admissible_actions"][i][0] for i in range(2)]
-        obs, rewards, terminated, truncated, infos = envs.step(actions)
-        assert len(rewards) == 2
+        for vector_env in (plain, ours):
+            obs, infos = vector_env.reset(seed=seeds)
+            actions = [infos["admissible_actions"][i][0] for i in range(len(seeds))]
+            next_obs, rewards, *_ = vector_env.step(actions)
+            got = list(zip(obs, infos["task_id"], actions, next_obs, rewards, strict=True))
+            assert got == expected
     finally:
-        envs.close()
+        plain.close()
+        ours.close()

@@ -38,6 +38,14 @@ ENTRIES: list[EnvEntry] = [
         max_episode_steps=30,
         summary="Built-in text house: go to a room, carry an object, unlock a door.",
     ),
+    EnvEntry(
+        id="AgentGym/WebShop-v0",
+        entry_point="agentgym_envs.webshop.env:WebShopEnv",
+        max_episode_steps=100,  # the original's evaluation limit
+        extra="webshop",
+        requires=("bm25s", "Stemmer"),
+        summary="Offline WebShop: search a 100k-product catalog, pick options, buy.",
+    ),
 ]
 
 

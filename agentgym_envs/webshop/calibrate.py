@@ -1,0 +1,125 @@
+"""Check the generated WebShop data against the original's published statistics.
+
+    python -m agentgym_envs.webshop.calibrate [--num-products N] [--seed S]
+        [--difficulty medium] [--split test] [--limit 500]
+
+Prints, for the chosen goal list: where the target ranks when the full instruction is searched
+(the paper: rank 1 for 32%, beyond the top 50 for 56%), and the rule agent's mean reward x 100 and
+success rate (search the instruction, buy the first result, select no options; the paper: 45.6
+and 9.6%). Also prints catalog facts (categories, subcategories, attributes per product).
+
+Measured on the default catalog (100,000 products, seed 0, generator wsgen1, goals wsgoals1),
+target rank for a search of the full instruction, and the rule agent:
+
+  list                 rank 1   2-10   11-50   >50    rule score   rule success
+  medium/train (6000)  31.4%   11.4%   9.9%   47.3%      48.2          9.2%
+  medium/test          31.6%   10.6%  11.4%   46.4%      44.6          6.0%
+  medium/valid         33.2%    9.2%  13.2%   44.4%      47.4          8.8%
+  medium/ood           29.4%   12.4%  12.8%   45.4%      47.5         10.0%
+  medium/adversarial   27.4%   17.4%   9.2%   46.0%      41.5          5.2%
+  easy/test            17.8%   82.2%   0.0%    0.0%      82.4         70.2%
+  hard/test            36.0%   10.8%   7.8%   45.4%      48.0          0.0%
+  paper (human goals)  32%      (12% on pages 2-5)    56%      45.6          9.6%
+
+Hard goals keep partial credit for the first result's many matched attributes but never succeed
+without options; easy goals are by construction on the first results page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import Counter
+
+from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
+from agentgym_envs.webshop.catalog import DEFAULT_NUM_PRODUCTS, Catalog, load_catalog
+from agentgym_envs.webshop.goals import catalog_search_engine, goals
+from agentgym_envs.webshop.reward import compute_reward
+from agentgym_envs.webshop.schema import Goal
+
+RANK_BINS = (("rank 1", 1, 1), ("ranks 2-10", 2, 10), ("ranks 11-50", 11, 50))
+
+
+def rank_histogram(catalog: Catalog, engine, goal_list: list[Goal]) -> dict[str, float]:
+    """Share of goals whose target lands in each rank bin for a search of the instruction."""
+    counts: Counter[str] = Counter()
+    for goal in goal_list:
+        hits = engine.search(goal.instruction, k=50)
+        row = catalog.index_of(goal.asin)
+        rank = hits.index(row) + 1 if row in hits else None
+        label = next((name for name, lo, hi in RANK_BINS if rank and lo <= rank <= hi), None)
+        counts[label or "beyond 50"] += 1
+    return {name: counts[name] / len(goal_list) for name, *_ in (*RANK_BINS, ("beyond 50",))}
+
+
+def rule_agent(catalog: Catalog, engine, goal_list: list[Goal]) -> tuple[float, float]:
+    """(mean reward x 100, success rate) of: search the instruction, buy result 1, no options."""
+    scores = []
+    for goal in goal_list:
+        hits = engine.search(goal.instruction, k=50)
+        scores.append(compute_reward(catalog.product(hits[0]), goal, {}).score if hits else 0.0)
+    return 100 * statistics.fmean(scores), sum(s == 1.0 for s in scores) / len(scores)
+
+
+def catalog_facts(catalog: Catalog) -> dict[str, float]:
+    meta = catalog.meta
+    return {
+        "products": len(catalog),
+        "subcategories": len(set(meta["subcategory"].tolist())),
+        "attributes per product": float(meta["n_attributes"].mean()),
+        "products with options": float((meta["n_groups"] > 0).mean()),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m agentgym_envs.webshop.calibrate",
+        description="Measure the search-rank histogram and the rule agent's score on generated "
+        "WebShop goals, to compare with the original's published figures.",
+    )
+    parser.add_argument(
+        "--num-products",
+        type=int,
+        default=DEFAULT_NUM_PRODUCTS,
+        help="catalog size (default 100000; 1181436 is the original's)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="catalog seed (default 0)")
+    parser.add_argument(
+        "--difficulty",
+        choices=DIFFICULTIES,
+        default="medium",
+        help="which goal list (default medium, the original's distribution)",
+    )
+    parser.add_argument(
+        "--split", choices=SPLITS, default="test", help="which goal list (default test)"
+    )
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=500,
+        help="use at most this many goals of the list (default 500)",
+    )
+    parser.add_argument(
+        "--data-path",
+        default=None,
+        help="folder with the original WebShop JSON files instead of generating",
+    )
+    args = parser.parse_args(argv)  # fmt: skip
+
+    catalog = load_catalog(args.num_products, args.seed, data_path=args.data_path)
+    engine = catalog_search_engine(catalog)
+    goal_list = goals(catalog, args.difficulty, args.split)[: args.limit]
+    if not goal_list:
+        raise SystemExit(f"no {args.difficulty}/{args.split} goals in this catalog")
+    for name, value in catalog_facts(catalog).items():
+        print(f"{name:>24}: {value:.3g}" if isinstance(value, float) else f"{name:>24}: {value}")
+    print(f"\n{args.difficulty}/{args.split}: {len(goal_list)} goals")
+    for name, share in rank_histogram(catalog, engine, goal_list).items():
+        print(f"{name:>24}: {100 * share:5.1f}%")
+    score, success = rule_agent(catalog, engine, goal_list)
+    print(f"{'rule agent score':>24}: {score:5.1f}   (paper: 45.6)")
+    print(f"{'rule agent success':>24}: {100 * success:5.1f}%  (paper: 9.6%)")
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_envs.miniwob.tasks import registration_entries as miniwob_registration_entries
+
 
 @dataclass(frozen=True)
 class EnvEntry:
@@ -22,13 +24,21 @@ class EnvEntry:
     requires: tuple[str, ...] = ()  # modules that must be importable (checked without importing)
     summary: str = ""
     in_quick_bench: bool = True  # part of `agentgym bench` (one id per env family)
+    #: "module:function" returning (ready, why) for needs beyond Python modules (a browser binary)
+    probe: str | None = None
 
     def missing(self) -> list[str]:
-        """The required modules that are not installed (empty when the env can be made)."""
-        return [name for name in self.requires if importlib.util.find_spec(name) is None]
+        """What is not installed (empty when the env can be made): modules, then the probe's why."""
+        absent = [name for name in self.requires if importlib.util.find_spec(name) is None]
+        if not absent and self.probe is not None:
+            module, _, function = self.probe.partition(":")
+            ready, why = getattr(importlib.import_module(module), function)()
+            if not ready:
+                absent.append(why)
+        return absent
 
     def install_hint(self) -> str:
-        return f"pip install -e '.[{self.extra}]'" if self.extra else ""
+        return "bash scripts/setup.sh" if self.extra else ""
 
 
 ENTRIES: list[EnvEntry] = [
@@ -45,6 +55,17 @@ ENTRIES: list[EnvEntry] = [
         extra="webshop",
         requires=("bm25s", "Stemmer"),
         summary="Offline WebShop: search a 100k-product catalog, pick options, buy.",
+    ),
+    *(
+        EnvEntry(
+            **row,
+            extra="miniwob",
+            requires=("playwright", "miniwob"),
+            probe="agentgym_envs.miniwob.browser:browser_available",
+            in_quick_bench=row["id"] == "AgentGym/MiniWoB-v0",
+            summary="MiniWoB++ in text: Farama's task pages driven by Playwright and Chromium.",
+        )
+        for row in miniwob_registration_entries()
     ),
 ]
 

@@ -3,13 +3,14 @@
 from agentgym_envs.core.env import INFO_KEYS, TextEnv
 from agentgym_envs.core.spaces import clean_text, text_space
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, SplitTable, check_choice
-from agentgym_envs.core.task import ActionError, Task, Verdict
+from agentgym_envs.core.task import ActionError, EpisodeAborted, Task, Verdict
 
 __all__ = [
     "DIFFICULTIES",
     "INFO_KEYS",
     "SPLITS",
     "ActionError",
+    "EpisodeAborted",
     "SplitTable",
     "Task",
     "TextEnv",

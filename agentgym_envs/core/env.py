@@ -17,7 +17,7 @@ import numpy as np
 
 from agentgym_envs.core.spaces import clean_text, text_space
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, check_choice
-from agentgym_envs.core.task import ActionError, Task, Verdict
+from agentgym_envs.core.task import ActionError, EpisodeAborted, Task, Verdict, extra_info
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -127,6 +127,8 @@ class TextEnv(gym.Env[str, str]):
             except ActionError as exc:
                 error = exc.reason or "invalid action"
                 observation = exc.observation
+            except EpisodeAborted as exc:
+                return self._abort(str(exc) or type(exc).__name__)
         if error is not None:
             if observation is None:
                 observation = f"{self._observation}\n\nInvalid action: {error}"
@@ -139,6 +141,19 @@ class TextEnv(gym.Env[str, str]):
         if self.render_mode == "human":
             print(obs)
         return obs, reward, verdict.done, False, self._info(verdict, error)
+
+    def recover(self, reason: str) -> None:
+        """Called after a task raised ``EpisodeAborted``: repair what the env owns (restart a
+        browser page, say) so that the next ``reset`` works. Nothing to do by default."""
+
+    def _abort(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        self.recover(reason)
+        self._done = True
+        verdict = Verdict(score=self._score, success=False, done=True)
+        info = self._info(verdict, None)
+        info["truncated_reason"] = reason
+        observation = f"The episode was aborted ({reason}). Call reset() to continue."
+        return self._clean(observation), 0.0, False, True, info
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -192,7 +207,7 @@ class TextEnv(gym.Env[str, str]):
         task = self._task
         assert task is not None
         expert = task.expert_action() if self.expert and not verdict.done else None
-        return {
+        info = {
             "task_id": task.task_id,
             "split": self.split,
             "difficulty": self.difficulty,
@@ -203,3 +218,5 @@ class TextEnv(gym.Env[str, str]):
             "action_error": error,
             "expert_action": expert,
         }
+        info.update(extra_info(task))
+        return info

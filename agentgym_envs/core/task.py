@@ -7,7 +7,7 @@ This mirrors BrowserGym's split so that every benchmark only writes the part tha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 
 class ActionError(Exception):
@@ -22,6 +22,12 @@ class ActionError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.observation = observation
+
+
+class EpisodeAborted(Exception):
+    """Raised by a ``Task`` when the episode cannot go on through no fault of the agent (a crashed
+    browser, a dead engine process). The env truncates the episode, puts ``str(error)`` in
+    ``info["truncated_reason"]`` and calls its ``recover`` hook so the next ``reset`` works."""
 
 
 @dataclass(frozen=True)
@@ -67,3 +73,9 @@ class Task(Protocol):
     def close(self) -> None:
         """Free what the episode holds (pages, processes); may be called twice."""
         ...
+
+
+def extra_info(task: Task) -> dict[str, Any]:
+    """Env-specific info keys a task offers through an optional ``extra_info()`` method."""
+    method = getattr(task, "extra_info", None)
+    return dict(method()) if callable(method) else {}

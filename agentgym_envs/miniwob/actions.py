@@ -1,0 +1,149 @@
+"""The text action grammar of the MiniWoB envs and its parser (no browser needed).
+
+    click [id]            trusted mouse click at the element's centre (JS click if occluded)
+    type [id] "text"      click the field, clear it, type the text (real key events); on a
+                          non-field (e.g. a terminal) it types into what the click focused
+    select [id] "option"  choose an option of a <select> by its label
+    press "Key"           a key or chord on the focused element: Enter, Tab, Control+A, ...
+    scroll [id] up|down   scroll a scrollable element (or the page) by most of a view
+    scroll [id] top|bottom  scroll it all the way
+    hover [id]            move the mouse over the element (opens hover menus)
+    select [id] "a" "b"   several options of a multi-select list
+    noop                  wait 100 ms (for delayed content and animations)
+    wait N                wait N seconds (0 < N <= 5; tasks that ask you to wait)
+
+Ids are the bracketed numbers of the current observation. Quotes inside text are escaped as \\".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from agentgym_envs.core import ActionError
+
+ACTION_HELP = (
+    'click [id] | hover [id] | type [id] "text" | select [id] "option" | press "Key" | '
+    "scroll [id] up|down|top|bottom | noop | wait N"
+)
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+_PATTERNS = {
+    "click": re.compile(r"click\s*\[(\d+)\]", re.IGNORECASE),
+    "type": re.compile(r"type\s*\[(\d+)\]\s*" + _QUOTED, re.IGNORECASE | re.DOTALL),
+    "select": re.compile(
+        r"select\s*\[(\d+)\]\s*(" + _QUOTED + r"(?:\s*,?\s*" + _QUOTED + r")*)",
+        re.IGNORECASE | re.DOTALL,
+    ),
+    "press": re.compile(r"press\s*" + _QUOTED, re.IGNORECASE),
+    "scroll": re.compile(r"scroll\s*\[(\d+)\]\s*(up|down|top|bottom)", re.IGNORECASE),
+    "noop": re.compile(r"noop(?:\(\))?", re.IGNORECASE),
+    "hover": re.compile(r"hover\s*\[(\d+)\]", re.IGNORECASE),
+    "wait": re.compile(r"wait\s+(\d+(?:\.\d+)?)", re.IGNORECASE),
+}
+_BASE_KEYS = {
+    "enter": "Enter",
+    "tab": "Tab",
+    "backspace": "Backspace",
+    "delete": "Delete",
+    "escape": "Escape",
+    "space": " ",
+    "arrowup": "ArrowUp",
+    "arrowdown": "ArrowDown",
+    "arrowleft": "ArrowLeft",
+    "arrowright": "ArrowRight",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+}
+MAX_WAIT_SECONDS = 5.0
+_MODIFIERS = {"control": "Control", "ctrl": "Control", "shift": "Shift", "alt": "Alt"}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A parsed action: ``kind`` is one of click/type/select/press/scroll/noop."""
+
+    kind: str
+    element: int | None = None
+    text: str = ""
+
+    def render(self) -> str:
+        """The canonical action string (``parse(a.render()) == a``)."""
+        if self.kind == "noop":
+            return "noop"
+        if self.kind == "wait":
+            return f"wait {self.text}"
+        if self.kind == "select":
+            labels = " ".join(quote(label) for label in self.text.split("\n"))
+            return f"select [{self.element}] {labels}"
+        if self.kind == "press":
+            return f"press {quote(self.text)}"
+        if self.kind == "scroll":
+            return f"scroll [{self.element}] {self.text}"
+        if self.kind in ("click", "hover"):
+            return f"{self.kind} [{self.element}]"
+        return f"{self.kind} [{self.element}] {quote(self.text)}"
+
+
+def quote(text: str) -> str:
+    """``text`` in double quotes with backslash escapes (JSON string syntax)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _unquote(body: str) -> str:
+    try:
+        return json.loads(f'"{body}"')
+    except json.JSONDecodeError:
+        return body.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def normalize_key(key: str) -> str:
+    """Playwright key name for ``key`` ('enter' -> 'Enter', 'ctrl+a' -> 'Control+a')."""
+    parts = [p.strip() for p in key.split("+")] if key != "+" else ["+"]
+    if not all(parts):
+        raise ActionError(f'bad key {key!r}; use e.g. press "Enter" or press "Control+A"')
+    *mods, base = parts
+    names = []
+    for mod in mods:
+        if mod.lower() not in _MODIFIERS:
+            raise ActionError(f"unknown modifier {mod!r} in {key!r}; use Control, Shift or Alt")
+        names.append(_MODIFIERS[mod.lower()])
+    if base.lower() in _BASE_KEYS:
+        names.append(_BASE_KEYS[base.lower()])
+    elif len(base) == 1:
+        names.append(base.lower() if mods else base)
+    else:
+        known = ", ".join(sorted(set(_BASE_KEYS.values()) - {" "}))
+        raise ActionError(f"unknown key {base!r}; known keys: {known}, Space, or one character")
+    return "+".join(names)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action string; ActionError with the grammar when it is malformed."""
+    text = text.strip()
+    verb = text.split(None, 1)[0].lower() if text else ""
+    verb = re.split(r"[\[\"(]", verb, maxsplit=1)[0]
+    pattern = _PATTERNS.get(verb)
+    match = pattern.fullmatch(text) if pattern else None
+    if match is None:
+        raise ActionError(f"cannot parse {text[:80]!r}; actions: {ACTION_HELP}")
+    if verb == "noop":
+        return Action("noop")
+    if verb == "wait":
+        seconds = float(match.group(1))
+        if not 0 < seconds <= MAX_WAIT_SECONDS:
+            raise ActionError(f"wait takes 0 to {MAX_WAIT_SECONDS:g} seconds, got {seconds:g}")
+        return Action("wait", text=f"{seconds:g}")
+    if verb == "select":
+        labels = [_unquote(m) for m in re.findall(_QUOTED, match.group(2))]
+        return Action("select", int(match.group(1)), "\n".join(labels))
+    if verb == "press":
+        return Action("press", text=normalize_key(_unquote(match.group(1))))
+    element = int(match.group(1))
+    if verb in ("click", "hover"):
+        return Action(verb, element)
+    if verb == "scroll":
+        return Action("scroll", element, match.group(2).lower())
+    return Action(verb, element, _unquote(match.group(2)))

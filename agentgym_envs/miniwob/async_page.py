@@ -1,0 +1,183 @@
+"""``AsyncMiniWoBPage``: the episode protocol of ``page.MiniWoBPage`` on Playwright's asyncio API.
+
+Same JavaScript (``page_js``), same action semantics, same crash mapping; every call is awaitable
+so one event loop can drive many pages at once (``vector.AsyncMiniWoBVectorEnv``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from agentgym_envs.core import ActionError
+from agentgym_envs.miniwob import page_js
+from agentgym_envs.miniwob.actions import Action
+from agentgym_envs.miniwob.browser import AsyncBrowser, BrowserUnavailable
+from agentgym_envs.miniwob.page import (
+    CLICK_TIMEOUT_MS,
+    FILL_INPUT_TYPES,
+    LOAD_TIMEOUT_MS,
+    NEVER_TYPED_TAGS,
+    NOOP_SECONDS,
+    TEXT_INPUT_TYPES,
+    BrowserCrashed,
+    EpisodeState,
+    Instruction,
+    _is_crash,
+    match_options,
+    target_error,
+    to_input_value,
+)
+from agentgym_envs.miniwob.tasks import task_url
+
+
+class AsyncMiniWoBPage:
+    """One page on a shared ``AsyncBrowser``; reloaded per task change, staleness or crash."""
+
+    def __init__(self, browser: AsyncBrowser, reload_every: int = 50) -> None:
+        self.browser = browser
+        self.reload_every = reload_every
+        self._context: Any = None
+        self._page: Any = None
+        self._task: str | None = None
+        self._episodes_since_load = 0
+
+    async def _ensure_page(self) -> Any:
+        if self._page is None or self._page.is_closed():
+            await self.recover()
+            self._context = await self.browser.new_context()
+            self._context.set_default_timeout(LOAD_TIMEOUT_MS)
+            self._page = await self._context.new_page()
+        return self._page
+
+    async def recover(self) -> None:
+        context, self._context, self._page, self._task = self._context, None, None, None
+        if context is not None:
+            with contextlib.suppress(Exception):  # already dead
+                await context.close()
+
+    close = recover
+
+    async def start_episode(self, task: str, seed: int, fresh_page: bool = False) -> Instruction:
+        try:
+            page = await self._ensure_page()
+            if self._task != task or fresh_page or self._episodes_since_load >= self.reload_every:
+                await page.goto(task_url(task), wait_until="load")
+                await page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
+                self._task, self._episodes_since_load = task, 0
+            self._episodes_since_load += 1
+            result = await page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
+            if not result["ready"]:
+                await page.wait_for_function("() => WOB_TASK_READY === true")
+                result = await page.evaluate(page_js.EPISODE_STATE)
+                result["query"] = await page.evaluate(page_js.QUERY_TEXT)
+            return Instruction.from_page(result["utterance"], result["query"])
+        except BrowserUnavailable:
+            raise
+        except Exception as error:
+            self._task = None
+            raise BrowserCrashed(f"could not start {task!r}: {error}") from error
+
+    async def evaluate(self, script: str, arg: Any = None) -> Any:
+        if self._page is None:
+            raise BrowserCrashed("the page is not open")
+        try:
+            return await self._page.evaluate(script, arg)
+        except Exception as error:
+            raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
+
+    async def state(self) -> EpisodeState:
+        r = await self.evaluate(page_js.EPISODE_STATE)
+        return EpisodeState(bool(r["done"]), float(r["raw"] or 0.0), r["reason"], r["utterance"])
+
+    async def snapshot(self) -> list[dict[str, Any]]:
+        return await self.evaluate(page_js.SNAPSHOT)
+
+    async def perform(self, action: Action) -> None:
+        try:
+            await self._perform(action)
+        except (ActionError, BrowserCrashed):
+            raise
+        except Exception as error:
+            if _is_crash(error) or self._page is None or self._page.is_closed():
+                raise BrowserCrashed(f"the page died: {error}") from error
+            reason = str(error).splitlines()[0][:120]
+            raise ActionError(f"{action.render()} failed: {reason}") from None
+
+    async def _perform(self, action: Action) -> None:
+        page = self._page
+        if action.kind == "noop":
+            await asyncio.sleep(NOOP_SECONDS)
+        elif action.kind == "wait":
+            await asyncio.sleep(float(action.text))
+        elif action.kind == "press":
+            await page.keyboard.press(action.text)
+        elif action.kind == "scroll":
+            if not await page.evaluate(page_js.SCROLL, [action.element, action.text]):
+                raise ActionError(f"no element [{action.element}] on the page")
+        else:
+            target = await page.evaluate(page_js.CLICK_TARGET, action.element)
+            if target.get("error"):
+                raise ActionError(target_error(action.element, target["error"]))
+            if action.kind == "hover":
+                await self._page.mouse.move(target["x"], target["y"])
+            elif action.kind == "click":
+                await self._click(action.element, target)
+            elif action.kind == "type":
+                await self._type(action, target)
+            else:
+                await self._select(action, target)
+
+    async def _selector(self, element: int) -> str:
+        episode = await self._page.evaluate("() => window.__ag.ep")
+        return f'[data-agid="{element}"][data-agep="{episode}"]'
+
+    async def _click(self, element: int, target: dict[str, Any]) -> None:
+        if target["tag"] == "option":
+            raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
+        if target["reachable"]:
+            await self._page.mouse.click(target["x"], target["y"])
+            return
+        try:
+            await self._page.locator(await self._selector(element)).click(timeout=CLICK_TIMEOUT_MS)
+        except Exception as error:
+            if _is_crash(error):
+                raise
+            await self._page.evaluate(page_js.JS_CLICK, element)
+
+    async def _type(self, action: Action, target: dict[str, Any]) -> None:
+        kind = target["type"].lower() if target["tag"] == "input" else ""
+        is_text = (target["tag"] == "input" and kind in TEXT_INPUT_TYPES | FILL_INPUT_TYPES) or (
+            target["tag"] == "textarea" or target["editable"]
+        )
+        if not is_text and target["tag"] in NEVER_TYPED_TAGS:
+            raise ActionError(f"element [{action.element}] is not a text field")
+        if kind in FILL_INPUT_TYPES:
+            text = to_input_value(kind, action.text)
+            locator = self._page.locator(await self._selector(action.element))
+            try:
+                await locator.fill(text, timeout=1000)
+            except Exception as error:
+                if _is_crash(error):
+                    raise
+                raise ActionError(f"{text!r} is not a valid {kind} value") from None
+            return
+        await self._click(action.element, target)
+        if not await self._page.evaluate(page_js.CLEAR_FIELD, [action.element, is_text]):
+            if is_text:  # the page reacted to the click (e.g. a popup disabled the field)
+                return
+            raise ActionError(f"element [{action.element}] is not a text field")
+        if action.text:
+            await self._page.keyboard.type(action.text)
+
+    async def _select(self, action: Action, target: dict[str, Any]) -> None:
+        if target["tag"] != "select":
+            raise ActionError(f"element [{action.element}] is not a dropdown list")
+        locator = self._page.locator(await self._selector(action.element))
+        labels = [
+            o.strip() for o in await locator.evaluate("s => Array.from(s.options, o => o.text)")
+        ]
+        multiple = await locator.evaluate("s => s.multiple")
+        matches = match_options(action.element, action.text.split("\n"), labels, multiple)
+        await locator.select_option(label=matches, timeout=CLICK_TIMEOUT_MS)

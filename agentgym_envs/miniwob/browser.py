@@ -1,0 +1,260 @@
+"""One system Chromium per process, driven by Playwright; one browser context per env.
+
+Why this shape: launching Chromium costs ~0.5–1 s and ~100 MB, a context a few ms. Every env in
+a process shares one browser (reference counted: the last ``release()`` closes it) and owns one
+context with one page that is reused across episodes and reloaded every ``reload_every`` episodes.
+Chromium is Debian's (``chromium-headless-shell`` preferred, ``chromium`` as fallback) launched by
+path, so ``playwright install`` is never needed; ``AGENTGYM_CHROMIUM`` overrides the path.
+
+Orphans: Playwright's Node driver kills the browser when its stdin pipe closes, which happens when
+the Python parent dies for any reason (even SIGKILL); ``close()`` releases explicitly. The sync
+and async APIs live side by side: ``SyncBrowser`` for ``gymnasium.make`` and ``AsyncBrowser`` for
+trainers that step many pages concurrently in one event loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CHROMIUM_ENV_VAR = "AGENTGYM_CHROMIUM"
+# Debian's /usr/bin/chromium-headless-shell is a `sh` wrapper that does not exec: launching the
+# real binary keeps the process tree one level shallower (kills reach the browser directly).
+CHROMIUM_CANDIDATES = (
+    "/usr/lib/chromium/chromium-headless-shell",
+    "chromium-headless-shell",
+    "/usr/lib/chromium/chromium",
+    "chromium",
+    "chromium-browser",
+)
+LAUNCH_FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    # Background tabs must not be throttled: many envs' pages run concurrently.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+)
+# The MiniWoB task area is 160x210 css px; a slightly larger viewport keeps popups on screen.
+VIEWPORT = {"width": 500, "height": 400}
+INSTALL_HINT = (
+    "Install it with `apt-get install -y chromium-headless-shell` (or `chromium`), or run "
+    "scripts/install_miniwob.sh; or point AGENTGYM_CHROMIUM at a Chromium binary."
+)
+
+
+class BrowserUnavailable(RuntimeError):
+    """Chromium or Playwright is missing; the message says how to install it."""
+
+
+def find_chromium() -> str:
+    """The system Chromium to launch (AGENTGYM_CHROMIUM wins); BrowserUnavailable if none."""
+    override = os.environ.get(CHROMIUM_ENV_VAR)
+    if override:
+        if Path(override).is_file() and os.access(override, os.X_OK):
+            return override
+        raise BrowserUnavailable(f"{CHROMIUM_ENV_VAR}={override!r} is not an executable file.")
+    for name in CHROMIUM_CANDIDATES:
+        found = (
+            shutil.which(name) if "/" not in name else (name if os.access(name, os.X_OK) else None)
+        )
+        if found:
+            return found
+    raise BrowserUnavailable(f"No Chromium found on PATH. {INSTALL_HINT}")
+
+
+def require_playwright() -> None:
+    """Raise BrowserUnavailable with the pip command when playwright is not importable."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError as error:
+        raise BrowserUnavailable(
+            "playwright is not installed: `pip install 'playwright==1.65.*'` "
+            "(do not run `playwright install`; the system Chromium is used)."
+        ) from error
+
+
+def browser_available() -> tuple[bool, str]:
+    """(True, '') when both Playwright and Chromium are present, else (False, why)."""
+    try:
+        require_playwright()
+        find_chromium()
+    except BrowserUnavailable as error:
+        return False, str(error)
+    return True, ""
+
+
+@dataclass
+class _Shared:
+    playwright: Any = None
+    browser: Any = None
+    users: int = 0
+    pid: int = 0
+
+
+class SyncBrowser:
+    """The process-wide sync Chromium: ``acquire()`` hands out a context, ``release()`` returns it.
+
+    The sync Playwright API is bound to the thread that started it, so the shared browser is per
+    (process, thread); a forked child starts its own.
+    """
+
+    _lock = threading.Lock()
+    _local = threading.local()
+
+    @classmethod
+    def _shared(cls) -> _Shared:
+        shared = getattr(cls._local, "shared", None)
+        if shared is None or shared.pid != os.getpid():
+            shared = _Shared(pid=os.getpid())
+            cls._local.shared = shared
+        return shared
+
+    @classmethod
+    def acquire(cls) -> Any:
+        """A fresh BrowserContext on the shared browser, launching or relaunching it as needed."""
+        with cls._lock:
+            shared = cls._shared()
+            if shared.browser is None or not shared.browser.is_connected():
+                cls._launch(shared)
+            shared.users += 1
+            return shared.browser.new_context(viewport=VIEWPORT)
+
+    @classmethod
+    def _launch(cls, shared: _Shared) -> None:
+        require_playwright()
+        from playwright.sync_api import sync_playwright
+
+        executable = find_chromium()
+        cls._stop(shared)
+        shared.playwright = sync_playwright().start()
+        try:
+            shared.browser = shared.playwright.chromium.launch(
+                executable_path=executable, args=list(LAUNCH_FLAGS), headless=True
+            )
+        except Exception:
+            cls._stop(shared)
+            raise
+
+    @classmethod
+    def release(cls, context: Any) -> None:
+        """Close ``context``; close the browser when no env uses it any more."""
+        with cls._lock:
+            shared = cls._shared()
+            with contextlib.suppress(Exception):  # best effort on a dead browser
+                context.close()
+            shared.users = max(0, shared.users - 1)
+            if shared.users == 0:
+                cls._stop(shared)
+
+    @classmethod
+    def _stop(cls, shared: _Shared) -> None:
+        for closer in (shared.browser, shared.playwright):
+            if closer is None:
+                continue
+            with contextlib.suppress(Exception):  # best effort on a dead browser
+                (closer.close if closer is shared.browser else closer.stop)()
+        shared.browser = None
+        shared.playwright = None
+
+    @classmethod
+    def browser_pid(cls) -> int | None:
+        """The Chromium browser process id (for crash tests), or None when not running."""
+        shared = cls._shared()
+        if shared.browser is None:
+            return None
+        return _pid_from_proc()
+
+    @classmethod
+    def kill_browser(cls) -> None:
+        """Kill the Chromium process abruptly (tests of crash recovery use this)."""
+        pid = cls.browser_pid()
+        if pid is not None:
+            os.kill(pid, 9)
+
+
+def _pid_from_proc() -> int | None:
+    """Find our browser's main process via /proc when psutil is absent (Linux)."""
+    for pid in chromium_descendants(os.getpid()):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        is_wrapper = not cmdline or Path(cmdline[0].decode()).name in ("sh", "bash", "dash")
+        if not is_wrapper and not any(part.startswith(b"--type=") for part in cmdline):
+            return pid
+    return None
+
+
+def chromium_descendants(root_pid: int, name_part: str = "chrom") -> list[int]:
+    """Pids of processes descending from ``root_pid`` whose name contains ``name_part`` (Linux
+    /proc walk; ``name_part=""`` lists every descendant, e.g. Playwright's Node driver too)."""
+    children: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+        names[int(entry.name)] = name
+    found, stack = [], [root_pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            stack.append(child)
+            if name_part in names.get(child, "").lower():
+                found.append(child)
+    return found
+
+
+class AsyncBrowser:
+    """An asyncio Chromium for one event loop: ``await start()``, ``await new_context()``, ``await
+    close()``. Used by the async vector env to step many pages concurrently."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    async def start(self) -> None:
+        require_playwright()
+        from playwright.async_api import async_playwright
+
+        executable = find_chromium()
+        self._playwright = await async_playwright().start()
+        self._browser = await self._playwright.chromium.launch(
+            executable_path=executable, args=list(LAUNCH_FLAGS), headless=True
+        )
+
+    @property
+    def connected(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    async def new_context(self) -> Any:
+        if not self.connected:
+            await self.close()
+            await self.start()
+        return await self._browser.new_context(viewport=VIEWPORT)
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            with contextlib.suppress(Exception):  # best effort on a dead browser
+                await self._browser.close()
+        if self._playwright is not None:
+            with contextlib.suppress(Exception):  # best effort on a dead browser
+                await self._playwright.stop()
+        self._browser = None
+        self._playwright = None

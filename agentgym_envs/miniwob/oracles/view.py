@@ -1,0 +1,86 @@
+"""What an oracle sees of the live episode, and the small moves every oracle is built from."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from agentgym_envs.miniwob.actions import quote
+
+if TYPE_CHECKING:
+    from agentgym_envs.miniwob.env import MiniWoBTask
+
+_IDS_OF = r"""
+([sel, text, exact]) => {
+  const ep = String(window.__ag.ep);
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  const visible = (e) => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+                           return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
+  const own = (e) => e.getAttribute('data-agep') === ep ? +e.getAttribute('data-agid') : null;
+  const out = [];
+  for (const e of document.querySelectorAll(sel)) {
+    if (!visible(e)) continue;
+    if (text !== null) { const t = norm(e.textContent);
+                         const hit = exact ? t === text
+                                           : t.toLowerCase().includes(text.toLowerCase());
+                         if (!hit) continue; }
+    let id = own(e);
+    if (id === null) { const d = Array.from(e.querySelectorAll('[data-agep]'))
+                                   .find((x) => own(x) !== null);
+                       if (d) id = own(d); }
+    if (id === null) { let a = e.parentElement; while (a && own(a) === null) a = a.parentElement;
+                       if (a) id = own(a); }
+    if (id !== null) out.push(id);
+  }
+  return out;
+}
+"""
+
+
+class View:
+    """What an oracle sees: the instruction, the snapshot, and selector lookups on the page."""
+
+    def __init__(self, task: MiniWoBTask) -> None:
+        self.task = task
+        self.utterance = task.utterance
+        self.fields = task.fields
+        self.nodes = {n["id"]: n for n in task.nodes if "id" in n}
+
+    def ids(self, selector: str, text: str | None = None, exact: bool = True) -> list[int]:
+        return self.task.page.evaluate(_IDS_OF, [selector, text, exact])
+
+    def first(self, selector: str, text: str | None = None, exact: bool = True) -> int | None:
+        found = self.ids(selector, text, exact)
+        return found[0] if found else None
+
+    def js(self, script: str, arg: Any = None) -> Any:
+        return self.task.page.evaluate(script, arg)
+
+    def node(self, element: int | None) -> dict[str, Any]:
+        return self.nodes.get(element, {}) if element is not None else {}
+
+    def quoted(self) -> list[str]:
+        return re.findall(r'"([^"]*)"', self.utterance)
+
+
+def click(element: int | None) -> str | None:
+    return None if element is None else f"click [{element}]"
+
+
+def fill(view: View, element: int | None, text: str) -> str | None:
+    """Type ``text`` unless the field already holds it (then None: move on)."""
+    if element is None:
+        return None
+    if str(view.node(element).get("value", "")) == text:
+        return None
+    return f"type [{element}] {quote(text)}"
+
+
+def submit(view: View, label: str = "Submit") -> str | None:
+    return click(
+        view.first("button", label) or view.first("button, .secondary-action", label, exact=False)
+    )
+
+
+def first_move(*moves: str | None) -> str | None:
+    return next((m for m in moves if m is not None), None)

@@ -1,0 +1,300 @@
+"""``MiniWoBPage``: one env's Playwright page and the episode protocol on it (sync API).
+
+The page is loaded once per task and reused across episodes (``core.startEpisodeReal`` rebuilds the
+task); it is reloaded every ``reload_every`` episodes, on a task change, every episode for tasks
+whose state leaks across episodes, and after a crash. A dead page or browser surfaces as
+``BrowserCrashed`` so the env can report a truncated episode and start over on a fresh context.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from agentgym_envs.core import ActionError, EpisodeAborted
+from agentgym_envs.miniwob import page_js
+from agentgym_envs.miniwob.actions import Action
+from agentgym_envs.miniwob.browser import BrowserUnavailable, SyncBrowser
+from agentgym_envs.miniwob.tasks import task_url
+
+#: Trusted clicks wait at most this long for actionability before the JS fallback.
+CLICK_TIMEOUT_MS = 200
+#: ``noop`` lets this much time pass (delayed content, animations, hover menus).
+NOOP_SECONDS = 0.1
+#: Page loads and protocol calls fail (and count as a crash) after this long.
+LOAD_TIMEOUT_MS = 15_000
+TEXT_INPUT_TYPES = {"text", "password", "email", "search", "tel", "url", "number", ""}
+#: ``type`` on these clicks nothing: they are controls, not containers of a focusable field.
+NEVER_TYPED_TAGS = {"button", "a", "select", "option", "input", "label", "img"}
+FILL_INPUT_TYPES = {"date", "time", "datetime-local", "month", "week", "color", "range"}
+
+
+class BrowserCrashed(EpisodeAborted):
+    """The page or the browser died mid-episode; the env truncates the episode and recovers."""
+
+    def __str__(self) -> str:
+        return f"browser crashed: {super().__str__().splitlines()[0][:200]}"
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """The episode's instruction: Farama's utterance, structured fields (nl-turk tasks), and the
+    goal shown to the agent (the utterance, with icons named where the page draws pictures)."""
+
+    utterance: str
+    fields: dict[str, str]
+    goal: str
+
+    @classmethod
+    def from_page(cls, raw: Any, query: str) -> Instruction:
+        if isinstance(raw, dict):
+            utterance, fields = str(raw["utterance"]), dict(raw.get("fields") or {})
+        else:
+            utterance, fields = str(raw), {}
+        goal = query if "[" in query and "[" not in utterance else utterance
+        return cls(utterance, fields, goal)
+
+
+@dataclass
+class EpisodeState:
+    done: bool
+    raw: float
+    reason: Any
+    utterance: Any
+
+
+def _is_crash(error: BaseException) -> bool:
+    text = str(error).lower()
+    return any(
+        marker in text
+        for marker in (
+            "target closed",
+            "has been closed",
+            "crash",
+            "browser has disconnected",
+            "connection closed",
+            "target page, context or browser",
+        )
+    )
+
+
+def target_error(element: int, error: str) -> str:
+    """The agent-facing reason why element ``element`` cannot be acted on."""
+    return {
+        "missing": f"no element [{element}] on the page",
+        "disabled": f"element [{element}] is disabled",
+        "hidden": f"element [{element}] is not visible",
+    }.get(error, f"element [{element}]: {error}")
+
+
+def match_options(element: int, wanted: list[str], labels: list[str], multiple: bool) -> list[str]:
+    """The option labels to select (exact match first, then case-insensitive); ActionError else."""
+    if len(wanted) > 1 and not multiple:
+        raise ActionError(f"[{element}] takes one option; it is not a multi-select list")
+    found = []
+    for label in (w.strip() for w in wanted):
+        match = next((x for x in labels if x == label), None) or next(
+            (x for x in labels if x.lower() == label.lower()), None
+        )
+        if match is None:
+            raise ActionError(f"[{element}] has no option {label!r}; options: {labels}")
+        found.append(match)
+    return found
+
+
+def to_input_value(kind: str, text: str) -> str:
+    """Accept the human forms MiniWoB asks for in date/time fields (12/31/2016, 3:46 PM)."""
+    text = text.strip()
+    if kind == "date":
+        match = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
+        if match:
+            month, day, year = match.groups()
+            return f"{year}-{int(month):02d}-{int(day):02d}"
+    if kind == "time":
+        match = re.fullmatch(r"(\d{1,2}):(\d{2})\s*([AaPp][Mm])?", text)
+        if match:
+            hour, minute, half = match.groups()
+            hour24 = (
+                int(hour) % 12 + (12 if half and half.lower() == "pm" else 0) if half else int(hour)
+            )
+            return f"{hour24:02d}:{minute}"
+    return text
+
+
+class MiniWoBPage:
+    """A page that plays MiniWoB episodes. Not thread-safe; one per env."""
+
+    def __init__(self, reload_every: int = 50) -> None:
+        self.reload_every = reload_every
+        self._context: Any = None
+        self._page: Any = None
+        self._task: str | None = None
+        self._episodes_since_load = 0
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    def _ensure_page(self) -> Any:
+        if self._page is None or self._page.is_closed():
+            self._drop_context()
+            self._context = SyncBrowser.acquire()
+            self._context.set_default_timeout(LOAD_TIMEOUT_MS)
+            self._page = self._context.new_page()
+            self._task = None
+        return self._page
+
+    def _drop_context(self) -> None:
+        context, self._context, self._page = self._context, None, None
+        if context is not None:
+            SyncBrowser.release(context)
+
+    def close(self) -> None:
+        """Close the context (the shared browser closes with its last user). Idempotent."""
+        self._drop_context()
+        self._task = None
+
+    def recover(self) -> None:
+        """Throw the page away after a crash; the next episode starts on a fresh context."""
+        self._drop_context()
+        self._task = None
+
+    # ---- episode protocol --------------------------------------------------------------------
+    def start_episode(self, task: str, seed: int, fresh_page: bool = False) -> Instruction:
+        """Load the task if needed and start the seeded episode; returns its instruction."""
+        try:
+            page = self._ensure_page()
+            stale = self._episodes_since_load >= self.reload_every
+            if self._task != task or fresh_page or stale:
+                page.goto(task_url(task), wait_until="load")
+                page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
+                self._task = task
+                self._episodes_since_load = 0
+            self._episodes_since_load += 1
+            result = page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
+            if not result["ready"]:
+                page.wait_for_function("() => WOB_TASK_READY === true", timeout=LOAD_TIMEOUT_MS)
+                result = page.evaluate(page_js.EPISODE_STATE)
+                result["query"] = page.evaluate(page_js.QUERY_TEXT)
+            return Instruction.from_page(result["utterance"], result["query"])
+        except BrowserUnavailable:
+            raise
+        except Exception as error:
+            self._task = None
+            raise BrowserCrashed(f"could not start {task!r}: {error}") from error
+
+    def state(self) -> EpisodeState:
+        result = self._call(page_js.EPISODE_STATE)
+        return EpisodeState(
+            bool(result["done"]), float(result["raw"] or 0.0), result["reason"], result["utterance"]
+        )
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        return self._call(page_js.SNAPSHOT)
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        """Run page JS (used by oracles and decoy injection); crashes become BrowserCrashed."""
+        return self._call(script, arg)
+
+    def _call(self, script: str, arg: Any = None) -> Any:
+        page = self._page
+        if page is None:
+            raise BrowserCrashed("the page is not open")
+        try:
+            return page.evaluate(script, arg)
+        except Exception as error:  # dead page, or a page in a state our scripts cannot read
+            raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
+
+    # ---- actions -----------------------------------------------------------------------------
+    def perform(self, action: Action) -> None:
+        """Apply ``action``; ActionError if impossible, BrowserCrashed if the page died."""
+        try:
+            self._perform(action)
+        except (ActionError, BrowserCrashed):
+            raise
+        except Exception as error:
+            if _is_crash(error) or self._page is None or self._page.is_closed():
+                raise BrowserCrashed(f"the page died: {error}") from error
+            reason = str(error).splitlines()[0][:120]
+            raise ActionError(f"{action.render()} failed: {reason}") from None
+
+    def _perform(self, action: Action) -> None:
+        page = self._page
+        if action.kind == "noop":
+            time.sleep(NOOP_SECONDS)
+            return
+        if action.kind == "wait":
+            time.sleep(float(action.text))
+            return
+        if action.kind == "press":
+            page.keyboard.press(action.text)
+            return
+        if action.kind == "scroll":
+            if not page.evaluate(page_js.SCROLL, [action.element, action.text]):
+                raise ActionError(f"no element [{action.element}] on the page")
+            return
+        target = self._click_target(action.element)
+        if action.kind == "hover":
+            self._page.mouse.move(target["x"], target["y"])
+        elif action.kind == "click":
+            self._click(action.element, target)
+        elif action.kind == "type":
+            self._type(action, target)
+        elif action.kind == "select":
+            self._select(action, target)
+
+    def _click_target(self, element: int) -> dict[str, Any]:
+        target = self._page.evaluate(page_js.CLICK_TARGET, element)
+        if target.get("error"):
+            raise ActionError(target_error(element, target["error"]))
+        return target
+
+    def _click(self, element: int, target: dict[str, Any]) -> None:
+        if target["tag"] == "option":
+            raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
+        if target["reachable"]:
+            self._page.mouse.click(target["x"], target["y"])
+            return
+        locator = self._page.locator(self._selector(element))
+        try:
+            locator.click(timeout=CLICK_TIMEOUT_MS)
+        except Exception as error:  # occluded or moving: fall back to a JS click
+            if _is_crash(error):
+                raise
+            self._page.evaluate(page_js.JS_CLICK, element)
+
+    def _type(self, action: Action, target: dict[str, Any]) -> None:
+        kind = target["type"].lower() if target["tag"] == "input" else ""
+        is_text = (target["tag"] == "input" and kind in TEXT_INPUT_TYPES | FILL_INPUT_TYPES) or (
+            target["tag"] == "textarea" or target["editable"]
+        )
+        if not is_text and target["tag"] in NEVER_TYPED_TAGS:
+            raise ActionError(f"element [{action.element}] is not a text field")
+        if kind in FILL_INPUT_TYPES:
+            text = to_input_value(kind, action.text)
+            try:
+                self._page.locator(self._selector(action.element)).fill(text, timeout=1000)
+            except Exception as error:
+                if _is_crash(error):
+                    raise
+                raise ActionError(f"{text!r} is not a valid {kind} value") from None
+            return
+        self._click(action.element, target)
+        if not self._page.evaluate(page_js.CLEAR_FIELD, [action.element, is_text]):
+            if is_text:  # the page reacted to the click (e.g. a popup disabled the field)
+                return
+            raise ActionError(f"element [{action.element}] is not a text field")
+        if action.text:
+            self._page.keyboard.type(action.text)
+
+    def _select(self, action: Action, target: dict[str, Any]) -> None:
+        if target["tag"] != "select":
+            raise ActionError(f"element [{action.element}] is not a dropdown list")
+        locator = self._page.locator(self._selector(action.element))
+        labels = [o.strip() for o in locator.evaluate("s => Array.from(s.options, o => o.text)")]
+        multiple = locator.evaluate("s => s.multiple")
+        matches = match_options(action.element, action.text.split("\n"), labels, multiple)
+        locator.select_option(label=matches, timeout=CLICK_TIMEOUT_MS)
+
+    def _selector(self, element: int) -> str:
+        episode = self._page.evaluate("() => window.__ag.ep")
+        return f'[data-agid="{element}"][data-agep="{episode}"]'

@@ -1,0 +1,242 @@
+"""JavaScript run inside a MiniWoB page: the episode protocol, the DOM snapshot, action helpers.
+
+Kept as strings in one place so the sync and async drivers send exactly the same code.
+The protocol mirrors Farama's Selenium env call for call (``core.endEpisode(0)``,
+``Math.seedrandom(seed)``, ``core.setDataMode('train')``, ``core.startEpisodeReal()``), so a seed
+gives the same task as there; the only addition is raising ``core.EPISODE_MAX_TIME`` to the
+largest JS timer so MiniWoB's wall-clock timeout never fires (our step budget is the limit).
+"""
+
+from __future__ import annotations
+
+#: Largest delay a JS timer accepts (2**31 - 1 ms, ~24.8 days).
+NO_TIMEOUT_MS = 2**31 - 1
+
+#: True once core.js has drawn its START cover (the page can start an episode).
+PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
+
+#: The instruction with textless elements (icons) replaced by their last class name.
+QUERY_TEXT_FN = """
+function QUERY_TEXT() {
+  const query = document.getElementById('query');
+  if (!query) return '';
+  let text = '';
+  (function walk(node) {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) text += child.data;
+      else if (child.nodeType === 1 && !/\\S/.test(child.textContent) && child.className) {
+        const names = String(child.className).trim().split(/\\s+/);
+        text += ' [' + names[names.length - 1] + '] ';
+      } else if (child.nodeType === 1) walk(child);
+    }
+  })(query);
+  return text.replace(/\\s+/g, ' ').trim();
+}
+"""
+
+#: Start an episode with Farama's seeding calls; returns the raw utterance (string or object) and
+#: the instruction as text with pictures named (icons in #query become "[icon-class]").
+START_EPISODE = (
+    "([seed, maxTime]) => {\n"
+    + QUERY_TEXT_FN
+    + """
+  core.endEpisode(0);
+  Math.seedrandom(seed);
+  core.setDataMode('train');
+  core.EPISODE_MAX_TIME = maxTime;
+  core.startEpisodeReal();
+  window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
+  return {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
+}
+"""
+)
+
+#: The instruction text alone (for tasks that build it after a delay).
+QUERY_TEXT = "() => {\n" + QUERY_TEXT_FN + "\nreturn QUERY_TEXT();\n}"
+
+#: The reward state core.js exposes.
+EPISODE_STATE = """
+() => ({done: WOB_DONE_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON,
+        ready: WOB_TASK_READY, utterance: core.getUtterance()})
+"""
+
+#: A compact list of the visible elements, assigning per-episode ids (data-agid) on first sight.
+SNAPSHOT = r"""
+() => {
+  const ag = window.__ag || (window.__ag = {ep: 1, next: 1});
+  const ep = String(ag.ep);
+  const SKIP_IDS = new Set(['reward-display', 'sync-task-cover', 'click-canvas', 'query']);
+  const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'BR', 'HR', 'LINK',
+                             'META']);
+  const CONTROLS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'LABEL', 'IMG']);
+  const out = [];
+  const clip = (s, n) => (s.length > n ? s.slice(0, n) + '...' : s);
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  function idOf(el) {
+    if (el.getAttribute('data-agep') === ep) return +el.getAttribute('data-agid');
+    const id = ag.next++;
+    el.setAttribute('data-agid', String(id));
+    el.setAttribute('data-agep', ep);
+    return id;
+  }
+  function colorOf(el, style) {
+    const inline = el.style && el.style.backgroundColor;
+    if (inline) return inline;
+    const bg = style.backgroundColor;
+    return (bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') ? bg : '';
+  }
+  function node_has_text(el) {
+    const t = el.tagName.toLowerCase();
+    return t === 'label' || t === 'button' || t === 'a';
+  }
+  function walk(el, depth) {
+    if (SKIP_IDS.has(el.id) || SKIP_TAGS.has(el.tagName.toUpperCase())) return;
+    const style = getComputedStyle(el);
+    if (style.display === 'none') return;
+    const rect = el.getBoundingClientRect();
+    const shown = style.visibility !== 'hidden' && rect.width > 0 && rect.height > 0
+                  && style.opacity !== '0';
+    const tag = el.tagName.toLowerCase();
+    const kids = [], texts = [];
+    let elementKids = 0;
+    for (const child of el.childNodes) {
+      if (child.nodeType === 3) { if (/\S/.test(child.data)) kids.push(child); }
+      else if (child.nodeType === 1) { kids.push(child); elementKids++; }
+    }
+    const isSvgShape = el instanceof SVGElement && tag !== 'svg' && tag !== 'g';
+    const pointer = style.cursor === 'pointer' && !(el.parentElement &&
+        getComputedStyle(el.parentElement).cursor === 'pointer');
+    const control = CONTROLS.has(el.tagName) || el.hasAttribute('onclick') || pointer
+                    || el.getAttribute('role') === 'button'
+                    || (el.isContentEditable && el.contentEditable === 'true');
+    const textOnly = elementKids === 0 && kids.length > 0;
+    const leaf = kids.length === 0;
+    const mixed = elementKids > 0 && elementKids < kids.length;
+    // Mixed text and elements whose elements carry no text (icons): the text labels the element.
+    const iconsOnly = mixed && Array.from(el.children).every((c) => !/\S/.test(c.textContent));
+    const emit = shown && (control || textOnly || leaf || isSvgShape || mixed);
+    let childDepth = depth;
+    if (emit) {
+      const node = {id: idOf(el), depth: depth, tag: tag};
+      const labelLike = tag === 'label' || tag === 'button' || tag === 'a' || iconsOnly;
+      if ((textOnly || labelLike) && tag !== 'textarea' && tag !== 'select') {
+        const text = norm(el.textContent);
+        if (text) node.text = clip(text, 200);
+      }
+      if (el.id) node.htmlId = el.id;
+      if (typeof el.className === 'string' && el.className) {
+        node.cls = clip(el.className.trim(), 60);
+      }
+      if (tag === 'input') {
+        node.type = el.type;
+        if (el.type === 'checkbox' || el.type === 'radio') node.checked = el.checked;
+        else node.value = clip(el.value, 200);
+        if (el.placeholder) node.placeholder = el.placeholder;
+      } else if (tag === 'textarea') {
+        node.value = clip(el.value, 400);
+      } else if (tag === 'select') {
+        node.value = el.value;
+        node.options = Array.from(el.options).map((o) => norm(o.textContent));
+      }
+      if (el.disabled) node.disabled = true;
+      if (document.activeElement === el) node.focused = true;
+      if (leaf && !isSvgShape && !CONTROLS.has(el.tagName)) {
+        const c = colorOf(el, style);
+        if (c) node.color = c;
+      }
+      if (isSvgShape) {
+        const fill = el.getAttribute('fill') || style.fill;
+        if (fill && fill !== 'none') node.color = fill;
+        if (tag === 'text') node.text = norm(el.textContent);
+        node.size = Math.round(rect.width) + 'x' + Math.round(rect.height);
+      }
+      if (el.getAttribute('title')) node.title = el.getAttribute('title');
+      if (el.getAttribute('aria-label')) node.aria = el.getAttribute('aria-label');
+      const oy = style.overflowY;
+      if ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) {
+        node.scroll = [Math.round(el.scrollTop), Math.round(el.scrollHeight - el.clientHeight)];
+      }
+      out.push(node);
+      childDepth = depth + 1;
+      if (textOnly || tag === 'select' || tag === 'textarea' || tag === 'text') return;
+    }
+    for (const child of kids) {
+      if (child.nodeType === 3) {
+        const labelled = emit && (node_has_text(el) || iconsOnly);
+        if (shown && elementKids > 0 && !labelled) {
+          out.push({depth: childDepth, tag: '#text', text: clip(norm(child.data), 200)});
+        }
+      } else {
+        walk(child, childDepth);
+      }
+    }
+  }
+  walk(document.body, 0);
+  return out;
+}
+"""
+
+#: Where a trusted click on element ``id`` would land, or why it cannot happen.
+CLICK_TARGET = """
+(id) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return {error: 'missing'};
+  if (el.disabled) return {error: 'disabled'};
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return {error: 'hidden'};
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const reachable = !!hit && (hit === el || el.contains(hit) ||
+                              (hit.tagName === 'LABEL' && hit.control === el));
+  return {x: x, y: y, reachable: reachable, tag: el.tagName.toLowerCase(),
+          type: el.type || '', editable: el.isContentEditable};
+}
+"""
+
+#: Untrusted click for occluded targets: the mouse event sequence a real click fires.
+JS_CLICK = """
+(id) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  const fire = (type) => el.dispatchEvent(new MouseEvent(type, {bubbles: true, cancelable: true,
+                                                                view: window}));
+  fire('mousedown');
+  if (el.focus) el.focus();
+  fire('mouseup');
+  if (typeof el.click === 'function') el.click(); else fire('click');  // SVG has no click()
+}
+"""
+
+#: After ``type``'s click: focus the field (the element itself if it is one, else whatever the click
+#: focused, e.g. a terminal's hidden input) and clear it so typing replaces the content.
+#: Returns false when no text field has the focus.
+CLEAR_FIELD = """
+([id, isField]) => {
+  const target = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (isField && target && document.activeElement !== target) target.focus();
+  const el = document.activeElement;
+  const NOT_TEXT = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range'];
+  const editable = el && (el.isContentEditable || el.tagName === 'TEXTAREA' ||
+                          (el.tagName === 'INPUT' && !NOT_TEXT.includes(el.type)));
+  if (!editable) return false;
+  if (el.isContentEditable) { el.textContent = ''; } else { el.value = ''; }
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  return true;
+}
+"""
+
+#: Scroll element ``id`` (or the page for body/html) by most of a view.
+SCROLL = """
+([id, direction]) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return false;
+  const target = (el === document.body || el === document.documentElement)
+      ? document.scrollingElement : el;
+  const page = Math.max(40, Math.round(target.clientHeight * 0.8));
+  if (direction === 'top') target.scrollTop = 0;
+  else if (direction === 'bottom') target.scrollTop = target.scrollHeight;
+  else target.scrollTop += direction === 'up' ? -page : page;
+  target.dispatchEvent(new Event('scroll'));
+  return true;
+}
+"""

@@ -1,0 +1,250 @@
+"""The MiniWoB++ task table: every task the ``miniwob`` 1.1.0 package ships, with its tier.
+
+Import-light on purpose (no Playwright, no ``miniwob`` import): the registration table reads it.
+Each task is ``iid`` (train/valid/test/adversarial of ``AgentGym/MiniWoB-v0``), ``ood`` (held out of
+those lists: variant transfer such as click-checkboxes -> -large/-soft/-transfer, and held-out
+families), or excluded with the reason a text agent cannot do it (coordinates, drawing, dragging,
+text selection, timing). ``fresh`` marks tasks whose page state leaks across episodes (Farama flags
+them nondeterministic): we reload their page every episode, which makes them deterministic.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+TIERS = ("easy", "medium", "hard")
+
+# name | tier | role (iid / ood / excluded) | flags | exclusion reason
+_TABLE = """
+click-test | easy | iid | |
+click-test-2 | easy | iid | |
+click-test-transfer | easy | ood | |
+click-button | easy | iid | |
+click-link | easy | iid | |
+click-dialog | easy | iid | fresh |
+click-dialog-2 | easy | iid | fresh |
+click-widget | easy | iid | |
+click-color | easy | iid | |
+click-tab | easy | iid | |
+click-collapsible | easy | iid | |
+click-collapsible-nodelay | easy | iid | |
+button-delay | easy | iid | |
+enter-text | easy | iid | |
+enter-text-2 | easy | ood | |
+enter-text-dynamic | easy | iid | |
+enter-password | easy | iid | |
+focus-text | easy | iid | |
+focus-text-2 | easy | iid | |
+unicode-test | easy | ood | |
+simple-arithmetic | easy | iid | |
+odd-or-even | easy | iid | |
+click-button-sequence | medium | iid | |
+click-checkboxes | medium | iid | |
+click-checkboxes-soft | medium | ood | |
+click-checkboxes-transfer | medium | ood | |
+click-collapsible-2 | medium | iid | |
+click-collapsible-2-nodelay | medium | iid | |
+click-tab-2 | medium | iid | |
+click-tab-2-easy | medium | iid | |
+click-tab-2-medium | medium | ood | |
+click-option | medium | iid | |
+click-menu | medium | iid | |
+click-menu-2 | medium | iid | |
+click-pie | medium | iid | fresh |
+click-pie-nodelay | medium | iid | fresh |
+click-scroll-list | medium | iid | fresh |
+click-shape | medium | iid | |
+choose-list | medium | iid | |
+choose-date-easy | medium | iid | fresh |
+login-user | medium | iid | |
+login-user-popup | medium | iid | |
+enter-date | medium | iid | |
+enter-time | medium | iid | |
+copy-paste | medium | iid | |
+copy-paste-2 | medium | iid | |
+find-word | medium | iid | |
+find-greatest | medium | iid | |
+identify-shape | medium | iid | |
+count-shape | medium | iid | |
+visual-addition | medium | iid | |
+multi-layouts | medium | iid | |
+multi-orderings | medium | ood | |
+navigate-tree | medium | ood | |
+read-table | medium | iid | |
+read-table-2 | medium | iid | |
+scroll-text | medium | iid | fresh |
+scroll-text-2 | medium | iid | fresh |
+simple-algebra | medium | iid | |
+text-transform | medium | iid | |
+use-autocomplete | medium | iid | |
+use-autocomplete-nodelay | medium | iid | |
+use-spinner | medium | iid | |
+guess-number | medium | iid | |
+generate-number | medium | iid | |
+ascending-numbers | medium | iid | |
+sign-agreement | medium | iid | |
+form-sequence | medium | iid | |
+tic-tac-toe | medium | iid | |
+book-flight | hard | iid | fresh |
+book-flight-nodelay | hard | ood | fresh |
+choose-date | hard | iid | fresh |
+choose-date-medium | hard | iid | fresh |
+choose-date-nodelay | hard | iid | fresh |
+click-checkboxes-large | hard | ood | |
+click-shades | hard | iid | |
+click-tab-2-hard | hard | ood | |
+email-inbox | hard | iid | |
+email-inbox-delete | hard | iid | |
+email-inbox-forward | hard | iid | |
+email-inbox-forward-nl | hard | iid | |
+email-inbox-forward-nl-turk | hard | ood | |
+email-inbox-important | hard | iid | |
+email-inbox-nl-turk | hard | ood | |
+email-inbox-noscroll | hard | iid | |
+email-inbox-reply | hard | iid | |
+email-inbox-star-reply | hard | iid | |
+search-engine | hard | iid | fresh |
+social-media | hard | iid | fresh |
+social-media-all | hard | iid | fresh |
+social-media-some | hard | ood | fresh |
+terminal | hard | ood | fresh |
+use-slider | hard | iid | |
+use-slider-2 | hard | iid | |
+daily-calendar | hard | iid | |
+form-sequence-2 | hard | iid | |
+form-sequence-3 | hard | iid | |
+order-food | hard | iid | fresh |
+phone-book | hard | iid | fresh |
+buy-ticket | hard | iid | |
+stock-market | hard | iid | fresh |
+number-checkboxes | medium | excluded | | the digit to draw is shown only as an image
+hot-cold | medium | excluded | | the hot/cold hint follows the mouse position (pointer exploration)
+bisect-angle | hard | excluded | | needs a click at computed coordinates
+circle-center | hard | excluded | | needs a click at computed coordinates
+find-midpoint | hard | excluded | | needs a click at computed coordinates
+right-angle | hard | excluded | | needs a click at computed coordinates
+grid-coordinate | hard | excluded | | needs a click at computed coordinates
+use-colorwheel | hard | excluded | | needs a click at a canvas coordinate
+use-colorwheel-2 | hard | excluded | | needs a click at a canvas coordinate
+count-sides | hard | excluded | | the answer lives only in SVG polygon geometry
+draw-circle | hard | excluded | | needs freehand drawing
+draw-line | hard | excluded | | needs freehand drawing
+drag-box | hard | excluded | | needs drag and drop
+drag-circle | hard | excluded | | needs drag and drop
+drag-cube | hard | excluded | | needs drag and drop
+drag-items | hard | excluded | | needs drag and drop
+drag-items-grid | hard | excluded | | needs drag and drop
+drag-shapes | hard | excluded | | needs drag and drop
+drag-shapes-2 | hard | excluded | | needs drag and drop
+drag-single-shape | hard | excluded | | needs drag and drop
+drag-sort-numbers | hard | excluded | | needs drag and drop
+resize-textarea | hard | excluded | | needs dragging a resize handle
+highlight-text | hard | excluded | | needs a mouse text selection
+highlight-text-2 | hard | excluded | | needs a mouse text selection
+text-editor | hard | excluded | | needs a mouse text selection before formatting
+hover-shape | hard | excluded | | keeps the pointer on a moving square (not in Farama's registry)
+chase-circle | hard | excluded | | needs real-time pointer tracking (not in Farama's registry)
+moving-items | hard | excluded | | needs clicks timed on moving targets (not in Farama's registry)
+simon-says | hard | excluded | | needs watching a flashing animation (not in Farama's registry)
+flight.AA | hard | excluded | | airline site in an iframe; HTTP only; nondeterministic
+flight.Alaska | hard | excluded | | airline site in an iframe; HTTP only; nondeterministic
+flight.Alaska-auto | hard | excluded | | airline site in an iframe; HTTP only; nondeterministic
+flight.Alaska-auto-medium | hard | excluded | | airline site in an iframe; HTTP only; not registered
+"""
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One MiniWoB++ task: its tier, its role in the splits, and why it is excluded if it is."""
+
+    name: str
+    tier: str
+    role: str  # "iid", "ood" or "excluded"
+    fresh_page: bool = False
+    excluded_reason: str = ""
+
+    @property
+    def text_actionable(self) -> bool:
+        return self.role != "excluded"
+
+    @property
+    def env_id(self) -> str:
+        return f"AgentGym/MiniWoB-{self.name}-v0"
+
+
+def _parse(table: str) -> dict[str, TaskSpec]:
+    specs: dict[str, TaskSpec] = {}
+    for line in table.strip().splitlines():
+        name, tier, role, flags, reason = (part.strip() for part in line.split("|"))
+        assert tier in TIERS and role in ("iid", "ood", "excluded"), line
+        specs[name] = TaskSpec(
+            name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason
+        )
+    return specs
+
+
+TASKS: dict[str, TaskSpec] = _parse(_TABLE)
+#: Tasks registered as ``AgentGym/MiniWoB-<task>-v0`` (every text-actionable one).
+TEXT_TASKS: tuple[str, ...] = tuple(n for n, s in TASKS.items() if s.text_actionable)
+EXCLUDED: dict[str, str] = {n: s.excluded_reason for n, s in TASKS.items() if not s.text_actionable}
+
+#: Step budgets by tier (MiniWoB tasks take 1-3 actions for easy, up to ~15 for inbox/booking).
+MAX_STEPS = {"easy": 10, "medium": 20, "hard": 40}
+
+
+def tier_tasks(tier: str, split: str) -> list[str]:
+    """Task names of ``tier`` in ``split``: ood -> the held-out tasks; other splits -> iid ones."""
+    role = "ood" if split == "ood" else "iid"
+    return sorted(n for n, s in TASKS.items() if s.tier == tier and s.role == role)
+
+
+def task_spec(name: str) -> TaskSpec:
+    """The spec of ``name``; ValueError naming the valid tasks (or the exclusion reason)."""
+    spec = TASKS.get(name)
+    if spec is None:
+        raise ValueError(
+            f"unknown MiniWoB task {name!r}; known text tasks: {', '.join(sorted(TEXT_TASKS))}"
+        )
+    if not spec.text_actionable:
+        raise ValueError(f"MiniWoB task {name!r} is excluded: {spec.excluded_reason}")
+    return spec
+
+
+def html_root() -> Path:
+    """``miniwob/html`` inside the installed package, found without importing ``miniwob``."""
+    spec = importlib.util.find_spec("miniwob")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            "the `miniwob` package is not installed: `pip install --no-deps miniwob==1.1.0` "
+            "(only its HTML is used; Selenium is not needed)"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "html"
+
+
+def task_url(name: str) -> str:
+    """file:// URL of the task's HTML page."""
+    path = html_root() / "miniwob" / f"{name}.html"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing; reinstall miniwob==1.1.0")
+    return path.as_uri()
+
+
+def registration_entries() -> list[dict[str, object]]:
+    """Registry rows for the lead's table: the tier env plus one env per text-actionable task."""
+    entry = "agentgym_envs.miniwob.env:MiniWoBEnv"
+    rows: list[dict[str, object]] = [
+        {"id": "AgentGym/MiniWoB-v0", "entry_point": entry, "max_episode_steps": 40, "kwargs": {}}
+    ]
+    for name in TEXT_TASKS:
+        spec = TASKS[name]
+        rows.append(
+            {
+                "id": spec.env_id,
+                "entry_point": entry,
+                "max_episode_steps": MAX_STEPS[spec.tier],
+                "kwargs": {"task": name},
+            }
+        )
+    return rows

@@ -1,0 +1,236 @@
+"""``AsyncMiniWoBVectorEnv``: N MiniWoB episodes stepped concurrently in one asyncio event loop.
+
+For async trainers (the sync-only design is a top complaint about BrowserGym/WebArena): ``await
+env.areset(seed)`` / ``await env.astep(actions)`` drive every page at once with
+``playwright.async_api``; ``reset``/``step`` are blocking wrappers for sync callers. One Chromium
+serves all N pages (one context each).
+
+Semantics match ``MiniWoBEnv`` slot by slot: slot ``i`` seeded with ``s`` plays the same episode
+as ``MiniWoBEnv(...).reset(seed=s)`` (same task choice, page seed, adversarial edits). Episodes
+that end are reset in the same call (autoreset); the finished episode's last observation and info
+are in ``info["final_observation"]`` / ``info["final_info"]``. Infos: a list, one dict per slot.
+No expert actions here (the oracles use the sync page API): use ``MiniWoBEnv`` for BC data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import seeding
+
+from agentgym_envs.core import SPLITS, ActionError, check_choice
+from agentgym_envs.miniwob import dom_text
+from agentgym_envs.miniwob.actions import parse_action
+from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract_goal
+from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
+from agentgym_envs.miniwob.browser import AsyncBrowser
+from agentgym_envs.miniwob.env import SEED_RANGES
+from agentgym_envs.miniwob.page import BrowserCrashed
+from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
+
+
+class _Slot:
+    """One sub-environment: its page, RNG and the current episode's state."""
+
+    def __init__(self, page: AsyncMiniWoBPage) -> None:
+        self.page = page
+        self.rng: np.random.Generator = seeding.np_random(None)[0]
+        self.task = ""
+        self.page_seed = 0
+        self.goal = ""
+        self.utterance = ""
+        self.nodes: list[dict[str, Any]] = []
+        self.raw = 0.0
+        self.done = False
+        self.steps = 0
+        self.observation = ""
+
+
+class AsyncMiniWoBVectorEnv:
+    """``num_envs`` MiniWoB episodes over one browser; see the module docstring."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        task: str | None = None,
+        difficulty: str | None = None,
+        split: str = "train",
+        max_episode_steps: int | None = None,
+        reload_every: int = 50,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        self.split = check_choice("split", split, SPLITS)
+        if task is not None:
+            difficulty = task_spec(task).tier
+        self.difficulty = check_choice(
+            "difficulty", difficulty or "easy", ("easy", "medium", "hard")
+        )
+        self.task_list = [task] if task else tier_tasks(self.difficulty, self.split)
+        self.num_envs = num_envs
+        self.max_episode_steps = max_episode_steps or MAX_STEPS[self.difficulty]
+        self.reload_every = reload_every
+        self._browser = AsyncBrowser()
+        self._slots: list[_Slot] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- async API ---------------------------------------------------------------------------
+    async def areset(
+        self, seed: int | Sequence[int] | None = None
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        if not self._slots:
+            await self._browser.start()
+            self._slots = [
+                _Slot(AsyncMiniWoBPage(self._browser, self.reload_every))
+                for _ in range(self.num_envs)
+            ]
+        seeds = self._seeds(seed)
+        for slot, slot_seed in zip(self._slots, seeds, strict=True):
+            if slot_seed is not None or slot.task == "":
+                slot.rng = seeding.np_random(slot_seed)[0]
+        infos = await asyncio.gather(*(self._start(slot) for slot in self._slots))
+        return [s.observation for s in self._slots], list(infos)
+
+    async def astep(
+        self, actions: Sequence[str]
+    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if len(actions) != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {len(actions)}")
+        if not self._slots:
+            raise RuntimeError("call reset() before step()")
+        results = await asyncio.gather(
+            *(self._step(slot, action) for slot, action in zip(self._slots, actions, strict=True))
+        )
+        observations, rewards, terminated, truncated, infos = zip(*results, strict=True)
+        return (
+            list(observations),
+            np.array(rewards, dtype=np.float64),
+            np.array(terminated, dtype=bool),
+            np.array(truncated, dtype=bool),
+            list(infos),
+        )
+
+    async def aclose(self) -> None:
+        for slot in self._slots:
+            await slot.page.close()
+        self._slots = []
+        await self._browser.close()
+
+    # ---- sync wrappers -----------------------------------------------------------------------
+    # The blocking API runs the coroutines on a private event loop in a daemon thread, so it works
+    # next to sync Playwright users (which occupy this thread's loop). Use one API per instance.
+    def _run(self, coroutine: Any) -> Any:
+        if self._loop is None or self._loop.is_closed():
+            self._loop = asyncio.new_event_loop()
+            self._thread = threading.Thread(
+                target=self._loop.run_forever, daemon=True, name="miniwob-vector-loop"
+            )
+            self._thread.start()
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def reset(self, seed: int | Sequence[int] | None = None):
+        return self._run(self.areset(seed))
+
+    def step(self, actions: Sequence[str]):
+        return self._run(self.astep(actions))
+
+    def close(self) -> None:
+        """Close pages, browser and the private loop (idempotent)."""
+        loop, self._loop = self._loop, None
+        if loop is None or loop.is_closed():
+            return
+        asyncio.run_coroutine_threadsafe(self.aclose(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(timeout=10)
+        loop.close()
+
+    # ---- one slot ----------------------------------------------------------------------------
+    def _seeds(self, seed: int | Sequence[int] | None) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int):
+            return [seed + i for i in range(self.num_envs)]
+        if len(seed) != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} seeds, got {len(seed)}")
+        return list(seed)
+
+    async def _start(self, slot: _Slot) -> dict[str, Any]:
+        """Same RNG draws, in the same order, as TextEnv.reset + MiniWoBTask.start."""
+        slot.task = self.task_list[int(slot.rng.integers(len(self.task_list)))]
+        low, high = SEED_RANGES[self.split]
+        slot.page_seed = int(slot.rng.integers(low, high))
+        fresh = TASKS[slot.task].fresh_page
+        try:
+            instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)
+        except BrowserCrashed:
+            await slot.page.recover()
+            instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)
+        slot.utterance, slot.goal = instruction.utterance, instruction.goal
+        if self.split == "adversarial":
+            slot.goal = distract_goal(instruction.goal, slot.rng)
+            await slot.page.evaluate(DECOY_SCRIPT, decoy_args(slot.rng))
+        slot.steps = 0
+        await self._observe(slot)
+        return self._info(slot, None)
+
+    async def _observe(self, slot: _Slot) -> None:
+        state = await slot.page.state()
+        slot.done, slot.raw = state.done, state.raw
+        slot.nodes = await slot.page.snapshot()
+        note = ""
+        if slot.done:
+            outcome = "success" if slot.raw > 0 else "failure"
+            note = f"Episode over ({outcome}, raw reward {slot.raw:g})."
+        slot.observation = dom_text.render_observation(slot.goal, slot.nodes, note)
+
+    def _score(self, slot: _Slot) -> float:
+        return min(1.0, max(0.0, (slot.raw + 1.0) / 2.0)) if slot.done else 0.0
+
+    async def _step(self, slot: _Slot, action: str):
+        slot.steps += 1
+        error, reason = None, None
+        before = self._score(slot)
+        observation = None
+        try:
+            await slot.page.perform(parse_action(str(action)))
+            await self._observe(slot)
+        except ActionError as exc:
+            error = exc.reason
+            observation = f"{slot.observation}\n\nInvalid action: {error}"
+        except BrowserCrashed as crash:
+            reason = f"browser crashed: {str(crash).splitlines()[0][:200]}"
+            await slot.page.recover()
+        terminated = slot.done and reason is None
+        truncated = reason is not None or (not terminated and slot.steps >= self.max_episode_steps)
+        reward = 0.0 if error or reason else self._score(slot) - before
+        info = self._info(slot, error)
+        if reason:
+            info["truncated_reason"] = reason
+        observation = observation if observation is not None else slot.observation
+        if terminated or truncated:
+            final = dict(info, final_observation=observation)
+            info = await self._start(slot)
+            info["final_observation"], info["final_info"] = observation, final
+            observation = slot.observation
+        return observation, reward, terminated, truncated, info
+
+    def _info(self, slot: _Slot, error: str | None) -> dict[str, Any]:
+        return {
+            "task_id": slot.task,
+            "split": self.split,
+            "difficulty": self.difficulty,
+            "goal": slot.goal,
+            "admissible_actions": [] if slot.done else dom_text.admissible_actions(slot.nodes),
+            "success": slot.done and slot.raw > 0,
+            "score": self._score(slot),
+            "action_error": error,
+            "expert_action": None,
+            "page_seed": slot.page_seed,
+            "raw_reward": slot.raw,
+            "utterance": slot.utterance,
+        }

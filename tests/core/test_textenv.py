@@ -1,0 +1,67 @@
+"""TextEnv's own paths, on a minimal task: abort on infrastructure failure, extra info keys."""
+
+from __future__ import annotations
+
+from agentgym_envs.core import EpisodeAborted, TextEnv, Verdict
+
+
+class CrashyTask:
+    task_id = "crashy-0"
+    goal = "say hi"
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def start(self) -> str:
+        return "Say hi."
+
+    def act(self, action: str) -> str:
+        if action == "crash":
+            raise EpisodeAborted("the engine died")
+        self.said = action == "hi"
+        return "ok"
+
+    def admissible_actions(self) -> list[str]:
+        return ["hi", "crash"]
+
+    def verdict(self) -> Verdict:
+        return Verdict(1.0, True, True) if self.said else Verdict()
+
+    def expert_action(self) -> str | None:
+        return "hi"
+
+    def extra_info(self) -> dict:
+        return {"said": self.said}
+
+    def close(self) -> None:
+        pass
+
+
+class CrashyEnv(TextEnv):
+    def __init__(self) -> None:
+        super().__init__()
+        self.recovered: list[str] = []
+
+    def task_ids(self):
+        return ["crashy-0"]
+
+    def make_task(self, task_id, rng):
+        return CrashyTask()
+
+    def recover(self, reason: str) -> None:
+        self.recovered.append(reason)
+
+
+def test_aborted_episode_is_truncated_with_a_reason_and_recovers():
+    env = CrashyEnv()
+    _, info = env.reset(seed=0)
+    assert info["said"] is False
+    obs, reward, terminated, truncated, info = env.step("crash")
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    assert info["truncated_reason"] == "the engine died" and "aborted" in obs
+    assert env.recovered == ["the engine died"]
+    _, _, _, _, info = env.step("hi")
+    assert info["action_error"].startswith("the episode is over")
+    env.reset(seed=1)
+    _, reward, terminated, _, info = env.step("hi")
+    assert reward == 1.0 and terminated and info["said"] is True

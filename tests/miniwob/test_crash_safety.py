@@ -1,0 +1,112 @@
+"""Crash safety: dead browsers and pages truncate the episode and recover; nothing is orphaned."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from agentgym_envs.miniwob.browser import SyncBrowser
+from tests.miniwob.conftest import needs_browser
+
+pytestmark = needs_browser
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_gone(pids: list[int], seconds: float = 15.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = [p for p in pids if _alive(p)]
+        if not alive:
+            return []
+        time.sleep(0.1)
+    return [p for p in pids if _alive(p)]
+
+
+def test_killed_browser_truncates_the_episode_then_recovers(make_env):
+    env = make_env(task="click-button")
+    env.reset(seed=0)
+    SyncBrowser.kill_browser()
+    obs, reward, terminated, truncated, info = env.step("click [1]")
+    assert truncated and not terminated and reward == 0.0
+    assert info["truncated_reason"].startswith("browser crashed")
+    assert "browser crashed" in obs
+    _, _, _, _, info = env.step("click [1]")
+    assert "reset()" in info["action_error"]
+    obs, info = env.reset(seed=0)  # a fresh browser, the same episode as before the crash
+    assert info["utterance"] and "[1]" in obs
+    _, _, terminated, truncated, _ = env.step("noop")
+    assert not truncated
+
+
+def test_closed_page_truncates_the_episode(make_env):
+    env = make_env(task="enter-text")
+    env.reset(seed=0)
+    env.unwrapped._page._page.close()  # the tab dies under the env
+    *_, truncated, info = env.step('type [1] "x"')
+    assert truncated and "closed" in info["truncated_reason"]
+    obs, _ = env.reset(seed=1)
+    assert "Submit" in obs
+
+
+def test_close_leaves_no_chromium_behind():
+    code = textwrap.dedent(
+        """
+        import os
+        from agentgym_envs.miniwob.env import MiniWoBEnv
+        from agentgym_envs.miniwob.browser import chromium_descendants
+        env = MiniWoBEnv(task="click-test")
+        env.reset(seed=0)
+        print(" ".join(map(str, chromium_descendants(os.getpid(), ""))), flush=True)
+        env.close()
+        env.close()
+        """
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=os.getcwd(),
+        check=True,
+    )
+    pids = [int(p) for p in child.stdout.split()]
+    assert len(pids) >= 2  # the Node driver and Chromium's processes
+    assert _wait_gone(pids) == []
+
+
+_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+    from agentgym_envs.miniwob.browser import chromium_descendants
+    env = MiniWoBEnv(task="click-test")
+    env.reset(seed=0)
+    print(" ".join(map(str, chromium_descendants(os.getpid(), ""))), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["sigkill", "sigterm"])
+def test_killed_parent_leaves_no_chromium_behind(how):
+    code = _CHILD if how == "sigkill" else _CHILD.replace("SIGKILL", "SIGTERM")
+    child = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=os.getcwd()
+    )
+    assert child.returncode in (-signal.SIGKILL, -signal.SIGTERM), child.stderr[-2000:]
+    pids = [int(p) for p in child.stdout.split()]
+    assert pids, child.stderr[-2000:]
+    assert _wait_gone(pids) == [], "Chromium outlived its parent"

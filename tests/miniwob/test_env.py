@@ -1,0 +1,240 @@
+"""MiniWoBEnv on a real page: Farama-equal seeding, determinism, actions, splits, the contract."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+from tests.miniwob.conftest import needs_browser
+
+pytestmark = needs_browser
+
+FARAMA_TASKS = [
+    "click-button",
+    "enter-text",
+    "click-checkboxes",
+    "email-inbox",
+    "choose-list",
+    "login-user",
+    "email-inbox-nl-turk",
+]
+
+
+def farama_utterances(task: str, seeds: list[int]) -> list[str]:
+    """What Farama's Selenium env shows for these seeds: a freshly loaded page and its exact
+    sequence of execute_script calls (force_stop, set_seed, set_mode, startEpisodeReal)."""
+    from agentgym_envs.miniwob.browser import SyncBrowser
+    from agentgym_envs.miniwob.tasks import task_url
+
+    found = []
+    context = SyncBrowser.acquire()  # a second sync Playwright cannot run in this thread
+    try:
+        for seed in seeds:
+            page = context.new_page()
+            page.goto(task_url(task))
+            page.wait_for_selector("#sync-task-cover")
+            page.evaluate("core.endEpisode(0);")
+            page.evaluate(f"Math.seedrandom({seed!r});")
+            page.evaluate('core.setDataMode("train");')
+            page.evaluate("core.startEpisodeReal();")
+            utterance = page.evaluate("core.getUtterance();")
+            found.append(utterance["utterance"] if isinstance(utterance, dict) else utterance)
+            page.close()
+    finally:
+        SyncBrowser.release(context)
+    return found
+
+
+@pytest.mark.parametrize("task", FARAMA_TASKS)
+def test_page_seeds_give_farama_utterances(make_env, task):
+    env = make_env(task=task)
+    seeds, ours = [], []
+    for seed in range(3):  # one page reused across the three episodes
+        _, info = env.reset(seed=seed)
+        seeds.append(info["page_seed"])
+        ours.append(info["utterance"])
+    assert ours == farama_utterances(task, seeds)
+    assert len(set(seeds)) == 3
+
+
+def test_same_seed_same_episode_across_envs(make_env):
+    first, second = make_env(task="click-checkboxes"), make_env(task="click-checkboxes")
+    obs_a, info_a = first.reset(seed=7)
+    second.reset(seed=8)
+    obs_b, info_b = second.reset(seed=7)
+    assert obs_a == obs_b and info_a == info_b
+    step_a = first.step("click [2]")
+    step_b = second.step("click [2]")
+    assert step_a[0] == step_b[0] and step_a[1:4] == step_b[1:4]
+
+
+def test_solving_by_hand_gives_reward_one(make_env):
+    env = make_env(task="enter-text")
+    obs, info = env.reset(seed=3)
+    word = info["utterance"].split('"')[1]
+    assert '[1] input type=text #tt value=""' in obs and '[2] button "Submit"' in obs
+    obs, reward, terminated, truncated, info = env.step(f'type [1] "{word}"')
+    assert (reward, terminated) == (0.0, False) and f'value="{word}" focused' in obs
+    obs, reward, terminated, truncated, info = env.step("click [2]")
+    assert (reward, terminated, truncated) == (1.0, True, False)
+    assert info["success"] and info["raw_reward"] == 1.0 and info["score"] == 1.0
+    assert "Episode over (success" in obs
+
+
+def test_wrong_answer_scores_zero(make_env):
+    env = make_env(task="click-test-2")
+    obs, info = env.reset(seed=0)
+    wrong = "TWO" if "ONE" in info["utterance"] else "ONE"
+    line = next(line for line in obs.splitlines() if f'"{wrong}"' in line)
+    _, reward, terminated, _, info = env.step(f"click {line.split()[0]}")
+    assert terminated and reward == 0.0 and info["raw_reward"] == -1.0 and not info["success"]
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("click [999]", "no element [999]"),
+        ("fly away", "cannot parse"),
+        ('type [2] "x"', "not a text field"),
+        ('select [1] "x"', "not a dropdown"),
+        ('press "Hyper+X"', "unknown modifier"),
+    ],
+)
+def test_bad_actions_cost_a_step_and_say_why(make_env, action, reason):
+    env = make_env(task="enter-text")
+    obs0, _ = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert reason in info["action_error"] and reward == 0.0 and not terminated
+    assert obs.startswith(obs0) and "Invalid action" in obs
+
+
+def test_select_and_admissible_actions(make_env):
+    env = make_env(task="choose-list")
+    obs, info = env.reset(seed=2)
+    target = info["utterance"].split("Select ")[1].split(" from")[0]
+    assert f'select [1] "{target}"' in info["admissible_actions"]
+    assert "click [2]" in info["admissible_actions"] and "noop" in info["admissible_actions"]
+    obs, *_ = env.step(f'select [1] "{target}"')
+    assert f'value="{target}"' in obs
+    _, reward, terminated, _, info = env.step("click [2]")
+    assert terminated and reward == 1.0
+
+
+def test_splits_use_disjoint_seed_ranges(make_env):
+    from agentgym_envs.miniwob.env import SEED_RANGES
+
+    seen = {}
+    for split in ("train", "valid", "test"):
+        env = make_env(task="click-button", split=split)
+        low, high = SEED_RANGES[split]
+        seeds = {env.reset(seed=s)[1]["page_seed"] for s in range(3)}
+        assert all(low <= s < high for s in seeds)
+        seen[split] = seeds
+    assert not seen["train"] & seen["valid"] and not seen["valid"] & seen["test"]
+
+
+def test_adversarial_adds_decoys_and_distraction_with_the_same_task(make_env):
+    plain = make_env(task="click-button", split="test")
+    tricky = make_env(task="click-button", split="adversarial")
+    obs_plain, info_plain = plain.reset(seed=4)
+    obs_tricky, info_tricky = tricky.reset(seed=4)
+    assert info_plain["page_seed"] == info_tricky["page_seed"]
+    assert info_plain["utterance"] == info_tricky["utterance"]
+    assert info_tricky["goal"] != info_tricky["utterance"]
+    assert info_tricky["utterance"] in info_tricky["goal"]
+    assert obs_tricky.count("button") > obs_plain.count("button")
+
+
+def test_tier_env_samples_tasks_and_reports_tier(make_env):
+    env = make_env(difficulty="medium", split="ood")
+    assert "click-checkboxes-soft" in env.task_ids()
+    _, info = env.reset(seed=0)
+    assert info["task_id"] in env.task_ids() and info["difficulty"] == "medium"
+    _, info = env.reset(options={"task_id": "navigate-tree"})
+    assert info["task_id"] == "navigate-tree"
+
+
+def test_bad_kwargs_raise_helpful_errors(make_env):
+    with pytest.raises(ValueError, match="tier 'easy'"):
+        make_env(task="click-test", difficulty="hard")
+    with pytest.raises(ValueError, match="excluded"):
+        make_env(task="drag-box")
+    with pytest.raises(ValueError, match="split"):
+        make_env(task="click-test", split="bogus")
+
+
+def test_passes_gymnasium_env_checker(make_env):
+    from gymnasium.utils.env_checker import check_env
+
+    env = make_env(task="click-button")
+    check_env(env, skip_render_check=True)
+
+
+def test_close_twice_and_reuse_after_close(make_env):
+    env = make_env(task="click-test")
+    env.reset(seed=0)
+    env.close()
+    env.close()
+    obs, _ = env.reset(seed=0)  # a closed env may be reset again: it reacquires a page
+    assert "Click Me" in obs
+
+
+def test_text_spaces_hold_observations(make_env):
+    env = make_env(task="email-inbox")
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert isinstance(env.observation_space, gym.spaces.Text)
+
+
+def _episode_in_subprocess(task: str, seed: int, actions: list[str]) -> str:
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from agentgym_envs.miniwob.env import MiniWoBEnv\n"
+        f"env = MiniWoBEnv(task={task!r})\n"
+        f"obs, info = env.reset(seed={seed})\n"
+        "out = [obs, info]\n"
+        f"for a in {actions!r}:\n"
+        "    out.append(list(env.step(a)))\n"
+        "env.close()\n"
+        "print(json.dumps(out, sort_keys=True))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(result.stdout)
+
+
+def test_episodes_are_identical_across_processes():
+    actions = ["click [2]", "click [4]", "click [7]"]
+    first = _episode_in_subprocess("click-checkboxes", 11, actions)
+    second = _episode_in_subprocess("click-checkboxes", 11, actions)
+    assert first == second
+
+
+def test_works_inside_gymnasium_async_vector_env():
+    from functools import partial
+
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+
+    fns = [partial(MiniWoBEnv, task="click-test"), partial(MiniWoBEnv, task="click-test")]
+    vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False)
+    try:
+        observations, infos = vec.reset(seed=[0, 1])
+        assert all("[1] button" in o for o in observations)
+        _, rewards, terminated, _, _ = vec.step(["click [1]", "noop"])
+        assert list(rewards) == [1.0, 0.0] and list(terminated) == [True, False]
+    finally:
+        vec.close()
+
+
+def test_pictures_in_the_instruction_are_named(make_env):
+    """click-menu-2 sometimes names the item by an icon only: the goal names the icon class."""
+    env = make_env(task="click-menu-2")
+    goals = [env.reset(seed=seed)[1] for seed in range(8)]
+    with_icon = [info for info in goals if "[ui-icon-" in info["goal"]]
+    assert with_icon, "expected an icon variant among 8 seeds"
+    assert all("[" not in info["utterance"] for info in with_icon)

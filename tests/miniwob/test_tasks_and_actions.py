@@ -1,0 +1,166 @@
+"""The task table and the action grammar: no browser needed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from agentgym_envs.core import ActionError
+from agentgym_envs.miniwob.actions import Action, parse_action
+from agentgym_envs.miniwob.tasks import (
+    EXCLUDED,
+    TASKS,
+    TEXT_TASKS,
+    html_root,
+    registration_entries,
+    task_spec,
+    tier_tasks,
+)
+from tests.miniwob.conftest import needs_miniwob
+
+
+@needs_miniwob
+def test_table_lists_every_task_the_package_ships():
+    shipped = {p.stem for p in (html_root() / "miniwob").glob("*.html")}
+    shipped |= {f"flight.{p.name}" for p in (html_root() / "flight").iterdir() if p.is_dir()}
+    shipped.discard("flight.flight-common")
+    assert shipped == set(TASKS)
+
+
+def test_most_tasks_are_text_actionable_and_exclusions_say_why():
+    assert len(TEXT_TASKS) >= 100
+    assert all(reason for reason in EXCLUDED.values())
+    assert "drag-box" in EXCLUDED and "click-test" in TEXT_TASKS
+
+
+def test_ood_tasks_never_appear_in_iid_splits():
+    for tier in ("easy", "medium", "hard"):
+        iid = set(tier_tasks(tier, "train"))
+        ood = set(tier_tasks(tier, "ood"))
+        assert iid and ood and not iid & ood
+        assert tier_tasks(tier, "test") == tier_tasks(tier, "adversarial") == sorted(iid)
+    assert "click-checkboxes-large" in tier_tasks("hard", "ood")
+
+
+def test_task_spec_errors_are_helpful():
+    with pytest.raises(ValueError, match="excluded: needs drag"):
+        task_spec("drag-box")
+    with pytest.raises(ValueError, match="unknown MiniWoB task"):
+        task_spec("click-nothing")
+
+
+def test_registration_entries_cover_every_text_task():
+    rows = registration_entries()
+    ids = [row["id"] for row in rows]
+    assert ids[0] == "AgentGym/MiniWoB-v0"
+    assert len(ids) == len(set(ids)) == len(TEXT_TASKS) + 1
+    assert {
+        "id": "AgentGym/MiniWoB-click-test-v0",
+        "entry_point": "agentgym_envs.miniwob.env:MiniWoBEnv",
+        "max_episode_steps": 10,
+        "kwargs": {"task": "click-test"},
+    } in rows
+
+
+def test_task_table_import_stays_light():
+    code = (
+        "import sys, agentgym_envs.miniwob.tasks, agentgym_envs.miniwob;"
+        "print(any(m.startswith(('playwright', 'miniwob')) for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("click [3]", Action("click", 3)),
+        ("  CLICK[12] ", Action("click", 12)),
+        ('type [4] "hello world"', Action("type", 4, "hello world")),
+        ('type [4] "say \\"hi\\""', Action("type", 4, 'say "hi"')),
+        ('type [4] ""', Action("type", 4, "")),
+        ('select [7] "Dorri"', Action("select", 7, "Dorri")),
+        ('press "enter"', Action("press", text="Enter")),
+        ('press "ctrl+a"', Action("press", text="Control+a")),
+        ("scroll [2] Down", Action("scroll", 2, "down")),
+        ("noop", Action("noop")),
+        ("wait 2", Action("wait", text="2")),
+        ("hover [5]", Action("hover", 5)),
+        ('select [3] "A" "B c"', Action("select", 3, "A\nB c")),
+    ],
+)
+def test_parse_valid_actions(text, expected):
+    action = parse_action(text)
+    assert action == expected
+    assert parse_action(action.render()) == action
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "click 3",
+        "click [x]",
+        "type [4] hello",
+        'press "Hyper+Q"',
+        "scroll [2] left",
+        "jump",
+        "",
+        "select [1]",
+        "click [1] extra",
+        "wait 60",
+        "wait",
+        'select [1] "a" junk',
+    ],
+)
+def test_parse_rejects_malformed_actions(text):
+    with pytest.raises(ActionError):
+        parse_action(text)
+
+
+def test_missing_chromium_gives_the_install_command(monkeypatch):
+    from agentgym_envs.miniwob.browser import BrowserUnavailable, browser_available, find_chromium
+
+    monkeypatch.setenv("AGENTGYM_CHROMIUM", "/nonexistent/chromium")
+    ok, why = browser_available()
+    assert not ok and "AGENTGYM_CHROMIUM" in why
+    with pytest.raises(BrowserUnavailable, match="not an executable"):
+        find_chromium()
+
+
+@needs_miniwob
+def test_env_without_chromium_fails_at_construction(monkeypatch):
+    pytest.importorskip("playwright")
+    from agentgym_envs.miniwob.browser import BrowserUnavailable
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+
+    monkeypatch.setenv("AGENTGYM_CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(BrowserUnavailable):
+        MiniWoBEnv(task="click-test")
+
+
+def test_browser_tests_skip_cleanly_without_chromium():
+    """The whole MiniWoB suite on a machine without Chromium: skips with the reason, no errors."""
+    env = dict(os.environ, AGENTGYM_CHROMIUM="/nonexistent/chromium")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "tests/miniwob/test_env.py",
+            "tests/miniwob/test_crash_safety.py",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "passed" not in result.stdout.splitlines()[-1]
+    assert "AGENTGYM_CHROMIUM" in result.stdout and "skipped" in result.stdout

@@ -56,6 +56,14 @@ ENTRIES: list[EnvEntry] = [
         requires=("bm25s", "Stemmer"),
         summary="Offline WebShop: search a 100k-product catalog, pick options, buy.",
     ),
+    EnvEntry(
+        id="AgentGym/ALFWorld-v0",
+        entry_point="agentgym_envs.alfworld.env:ALFWorldEnv",
+        max_episode_steps=50,  # ALFWorld's own limit
+        extra="alfworld",
+        requires=("textworld", "fast_downward", "alfworld"),
+        summary="ALFWorld households (6 task types) played by TextWorld's PDDL engine.",
+    ),
     *(
         EnvEntry(
             **row,

@@ -1,0 +1,228 @@
+"""PPO and GRPO over turns: advantages, the clipped losses, and the minibatch update.
+
+A turn is the unit of decision. PPO runs GAE over the turns of each episode with the value head's
+estimates (the env pays at episode end; shaping terms may pay every turn) and bootstraps with 0
+after the last recorded turn, truncated or not. GRPO plays several episodes per task (same reset
+seed), scores each by its return, and normalises returns within the group; it has no critic.
+
+In generate mode the ratio is per token, with the turn's advantage on every token of the turn; in
+score mode the action is one categorical choice among the admissible actions, and the ratio,
+entropy and KL are those of that categorical distribution.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from agentgym_train.config import AlgorithmConfig
+from agentgym_train.policy import Policy
+from agentgym_train.rollout import Episode, Step, candidate_scores, choice_logprobs
+
+
+def gae(rewards: Sequence[float], values: Sequence[float], gamma: float, lam: float):
+    """Advantages and returns of one episode (value after the last turn taken as 0)."""
+    advantages = [0.0] * len(rewards)
+    running = 0.0
+    for t in reversed(range(len(rewards))):
+        next_value = values[t + 1] if t + 1 < len(values) else 0.0
+        delta = rewards[t] + gamma * next_value - values[t]
+        running = delta + gamma * lam * running
+        advantages[t] = running
+    returns = [a + v for a, v in zip(advantages, values, strict=True)]
+    return advantages, returns
+
+
+def assign_ppo_advantages(episodes: Sequence[Episode], gamma: float, lam: float) -> None:
+    for episode in episodes:
+        rewards = [s.reward for s in episode.steps]
+        values = [s.value for s in episode.steps]
+        advantages, returns = gae(rewards, values, gamma, lam)
+        for step, adv, ret in zip(episode.steps, advantages, returns, strict=True):
+            step.advantage, step.ret = adv, ret
+
+
+def assign_grpo_advantages(episodes: Sequence[Episode]) -> None:
+    """Each turn gets its episode's return, normalised by the mean and std of its group."""
+    groups: dict[int, list[Episode]] = defaultdict(list)
+    for episode in episodes:
+        groups[episode.group].append(episode)
+    for members in groups.values():
+        returns = np.array([e.shaped_return for e in members], dtype=np.float64)
+        std = returns.std()
+        normed = (returns - returns.mean()) / (std + 1e-6) if std > 1e-8 else returns * 0.0
+        for episode, adv in zip(members, normed, strict=True):
+            for step in episode.steps:
+                step.advantage, step.ret = float(adv), float(episode.shaped_return)
+
+
+def normalise_advantages(steps: Sequence[Step]) -> None:
+    values = np.array([s.advantage for s in steps], dtype=np.float64)
+    if len(values) < 2 or values.std() < 1e-8:
+        return
+    normed = (values - values.mean()) / (values.std() + 1e-8)
+    for step, value in zip(steps, normed, strict=True):
+        step.advantage = float(value)
+
+
+class Learner:
+    """Runs the PPO/GRPO epochs over a batch of turns with one optimizer."""
+
+    def __init__(self, policy: Policy, optimizer, config: AlgorithmConfig, mode: str, reduction):
+        self.policy = policy
+        self.optimizer = optimizer
+        self.config = config
+        self.mode = mode
+        self.reduction = reduction
+
+    def update(self, steps: list[Step], rng: random.Random) -> dict[str, float]:
+        cfg = self.config
+        use_kl = cfg.kl_coef > 0 and steps and steps[0].ref_logprobs is not None
+        metrics: dict[str, list[float]] = defaultdict(list)
+        tokens = 0
+        self.policy.train()
+        for _ in range(cfg.ppo_epochs):
+            order = list(range(len(steps)))
+            rng.shuffle(order)
+            for start in range(0, len(order), cfg.minibatch_size):
+                batch = [steps[i] for i in order[start : start + cfg.minibatch_size]]
+                loss, parts, n_tokens = self._loss(batch, use_kl)
+                self.optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                params = [p for p in self.policy.parameters() if p.requires_grad]
+                grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                self.optimizer.step()
+                tokens += n_tokens
+                parts["grad_norm"] = float(grad_norm)
+                for key, value in parts.items():
+                    metrics[key].append(value)
+        self.policy.eval()
+        out = {key: float(np.mean(values)) for key, values in metrics.items()}
+        out["train_tokens"] = float(tokens)
+        return out
+
+    # ---- losses ------------------------------------------------------------------------------
+    def _loss(self, batch: list[Step], use_kl: bool):
+        if self.mode == "score":
+            new_logp, entropy, values, kl, n_tokens = self._score_terms(batch, use_kl)
+            old_logp = torch.tensor([s.old_logprob for s in batch], device=new_logp.device)
+            adv = torch.tensor([s.advantage for s in batch], device=new_logp.device)
+            ratio = torch.exp(new_logp - old_logp)
+            pg, clipped = clipped_objective(ratio, adv, self.config.clip_range)
+            pg_loss, clip_frac = pg.mean(), clipped.float().mean()
+            log_ratio = new_logp - old_logp
+        else:
+            new_tok, entropy_tok, values, kl_tok, lengths, n_tokens = self._token_terms(
+                batch, use_kl
+            )
+            device = new_tok.device
+            old_tok = torch.tensor([x for s in batch for x in s.token_logprobs], device=device)
+            owner = torch.repeat_interleave(
+                torch.arange(len(batch), device=device), torch.as_tensor(lengths, device=device)
+            )
+            adv = torch.tensor([s.advantage for s in batch], device=device)[owner]
+            ratio = torch.exp(new_tok - old_tok)
+            pg, clipped = clipped_objective(ratio, adv, self.config.clip_range)
+            pg_loss = per_turn_mean(pg, owner, len(batch)).mean()
+            clip_frac = clipped.float().mean()
+            entropy = per_turn_mean(entropy_tok, owner, len(batch))
+            kl = per_turn_mean(kl_tok, owner, len(batch)) if kl_tok is not None else None
+            log_ratio = new_tok - old_tok
+        loss = pg_loss - self.config.entropy_coef * entropy.mean()
+        parts = {
+            "policy_loss": float(pg_loss.detach()),
+            "entropy": float(entropy.mean().detach()),
+            "clip_fraction": float(clip_frac),
+            "approx_kl_old": float(((log_ratio.exp() - 1) - log_ratio).mean().detach()),
+        }
+        if kl is not None:
+            loss = loss + self.config.kl_coef * kl.mean()
+            parts["kl_ref"] = float(kl.mean().detach())
+        if values is not None and self.config.name == "ppo":
+            vloss = self._value_loss(batch, values)
+            loss = loss + self.config.value_loss_coef * vloss
+            parts["value_loss"] = float(vloss.detach())
+        parts["loss"] = float(loss.detach())
+        return loss, parts, n_tokens
+
+    def _value_loss(self, batch: list[Step], values: torch.Tensor) -> torch.Tensor:
+        device = values.device
+        old = torch.tensor([s.value for s in batch], device=device)
+        target = torch.tensor([s.ret for s in batch], device=device)
+        loss = (values - target) ** 2
+        clip = self.config.value_clip_range
+        if clip > 0:
+            clipped = old + torch.clamp(values - old, -clip, clip)
+            loss = torch.maximum(loss, (clipped - target) ** 2)
+        return 0.5 * loss.mean()
+
+    def _score_terms(self, batch: list[Step], use_kl: bool):
+        groups = []
+        for step in batch:
+            if step.candidates is None:
+                raise ValueError("a score-mode update needs steps collected in score mode")
+            groups.append(step.candidates)
+        prompts = [s.prompt_ids for s in batch]
+        stats = self.policy.score_candidates(prompts, groups, values=self.config.name == "ppo")
+        scores = candidate_scores(stats.sums(), stats.lengths, self.reduction)
+        new_logp, entropies, kls = [], [], []
+        row = 0
+        for step, group in zip(batch, groups, strict=True):
+            logp = choice_logprobs(scores[row : row + len(group)], step.temperature)
+            new_logp.append(logp[step.choice])
+            entropies.append(-(logp.exp() * logp).sum())
+            if use_kl:
+                ref = torch.tensor(step.ref_logprobs, device=logp.device)
+                kls.append((logp.exp() * (logp - ref)).sum())
+            row += len(group)
+        n_tokens = sum(len(p) for p in prompts) + sum(stats.lengths)
+        kl = torch.stack(kls) if kls else None
+        return torch.stack(new_logp), torch.stack(entropies), stats.values, kl, n_tokens
+
+    def _token_terms(self, batch: list[Step], use_kl: bool):
+        temperature = batch[0].temperature
+        stats = self.policy.evaluate(
+            [s.prompt_ids for s in batch],
+            [s.completion_ids for s in batch],
+            temperature=temperature,
+            values=self.config.name == "ppo",
+            entropy=True,
+        )
+        kl = None
+        if use_kl:
+            device = stats.token_logprobs.device
+            ref = torch.tensor([x for s in batch for x in (s.ref_logprobs or [])], device=device)
+            log_ratio = ref - stats.token_logprobs
+            kl = torch.exp(log_ratio) - log_ratio - 1  # k3 estimator, >= 0
+        n_tokens = sum(len(s.prompt_ids) + len(s.completion_ids) for s in batch)
+        assert stats.token_entropy is not None
+        return stats.token_logprobs, stats.token_entropy, stats.values, kl, stats.lengths, n_tokens
+
+
+def clipped_objective(ratio: torch.Tensor, adv: torch.Tensor, clip: float):
+    """PPO's pessimistic clipped surrogate (as a loss) and where clipping was active."""
+    unclipped = ratio * adv
+    clipped = torch.clamp(ratio, 1 - clip, 1 + clip) * adv
+    return -torch.minimum(unclipped, clipped), (ratio - 1).abs() > clip
+
+
+def per_turn_mean(values: torch.Tensor, owner: torch.Tensor, turns: int) -> torch.Tensor:
+    sums = torch.zeros(turns, device=values.device).index_add(0, owner, values.float())
+    counts = torch.zeros(turns, device=values.device).index_add(
+        0, owner, torch.ones_like(values, dtype=torch.float32)
+    )
+    return sums / counts.clamp(min=1)
+
+
+__all__ = [
+    "Learner",
+    "assign_grpo_advantages",
+    "assign_ppo_advantages",
+    "clipped_objective",
+    "gae",
+    "normalise_advantages",
+]

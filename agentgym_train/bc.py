@@ -1,0 +1,127 @@
+"""Behaviour cloning warm start: oracle (or recorded) trajectories → prompt/completion pairs →
+supervised fine-tuning on the completion tokens only.
+
+Examples are rendered with the trainer's own prompt builder, so the cloned policy sees exactly the
+prompts RL will show it. Trajectories may come from the env's oracle (``info["expert_action"]``)
+or from any JSONL file written by ``agentgym_envs.wrappers.TrajectoryRecorder``.
+A small loop of our own is used rather than TRL's ``SFTTrainer``: the policy already computes
+masked completion log-probs, and this keeps LoRA, value head and prompts identical to RL.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agentgym_envs.wrappers.prompt import Turn
+from agentgym_train.config import BCConfig
+from agentgym_train.rollout import ACTION_PREFIX, Episode, RolloutCollector
+
+Example = tuple[list[int], list[int]]
+
+
+def _example(collector: RolloutCollector, history, observation, admissible, action) -> Example:
+    text = collector.prompt_text(Episode(0, 0, history=history), observation, admissible)
+    if collector.config.action_mode == "score":
+        return collector.encode(text + collector.action_prefix), collector.candidate_ids(action)
+    completion = collector.encode(f"{collector.action_prefix} {action}")
+    return collector.encode(text), [*completion, collector.policy.tokenizer.eos_token_id]
+
+
+def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:
+    """Play the env's oracle; each trajectory is a TrajectoryRecorder-like dict."""
+    env = collector.envs[0]
+    out = []
+    for episode in range(episodes):
+        observation, info = env.reset(seed=seed + episode)
+        record: dict[str, Any] = {"observation": observation, "steps": []}
+        record["task_id"] = info["task_id"]
+        for _ in range(collector.config.max_turns):
+            action = info.get("expert_action")
+            if action is None:
+                break
+            admissible = list(info["admissible_actions"])
+            observation, _, terminated, truncated, info = env.step(action)
+            record["steps"].append(
+                {"action": action, "observation": observation, "admissible_actions": admissible}
+            )
+            if terminated or truncated:
+                break
+        record["success"] = bool(info.get("success"))
+        out.append(record)
+    return out
+
+
+def read_trajectories(path: str | Path) -> list[dict]:
+    """Trajectories from a TrajectoryRecorder JSONL file (record it with ``admissible=True``)."""
+    file = Path(path)
+    if not file.exists():
+        raise FileNotFoundError(f"bc.dataset {file} does not exist")
+    return [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
+
+
+def examples_from(collector: RolloutCollector, trajectories: list[dict]) -> list[Example]:
+    """One (prompt ids, completion ids) pair per step, with the history the policy would see."""
+    examples = []
+    for record in trajectories:
+        history: list[Turn] = []
+        observation = record["observation"]
+        for step in record["steps"]:
+            admissible = step.get("admissible_actions") or []
+            action = step["action"]
+            examples.append(_example(collector, list(history), observation, admissible, action))
+            history.append(Turn(observation, f"{ACTION_PREFIX} {action}"))
+            observation = step["observation"]
+    return examples
+
+
+def fine_tune(policy, examples: list[Example], config: BCConfig, seed: int = 0) -> dict:
+    """Minimise the completion tokens' negative log-likelihood; returns first/last losses."""
+    params = [p for p in policy.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=config.lr)
+    rng = random.Random(seed)
+    losses = []
+    policy.train()
+    for _ in range(config.epochs):
+        order = list(range(len(examples)))
+        rng.shuffle(order)
+        for start in range(0, len(order), config.batch_size):
+            batch = [examples[i] for i in order[start : start + config.batch_size]]
+            stats = policy.evaluate([b[0] for b in batch], [b[1] for b in batch], values=False)
+            loss = -stats.token_logprobs.mean()
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            losses.append(float(loss.detach()))
+    policy.eval()
+    return {
+        "bc/examples": float(len(examples)),
+        "bc/loss_first": losses[0] if losses else 0.0,
+        "bc/loss_last": losses[-1] if losses else 0.0,
+    }
+
+
+def behaviour_clone(policy, collector: RolloutCollector, config: BCConfig, seed: int = 0) -> dict:
+    """The warm start the trainer runs when ``bc.enabled``."""
+    if config.dataset:
+        trajectories = read_trajectories(config.dataset)
+    else:
+        trajectories = oracle_trajectories(collector, config.episodes, seed=seed + 5_000_000)
+    examples = examples_from(collector, trajectories)
+    if not examples:
+        raise ValueError("behaviour cloning found no steps to learn from (empty dataset?)")
+    return fine_tune(policy, examples, config, seed)
+
+
+__all__ = [
+    "behaviour_clone",
+    "examples_from",
+    "fine_tune",
+    "oracle_trajectories",
+    "read_trajectories",
+]

@@ -1,0 +1,126 @@
+"""Checkpoints that resume exactly: trainable weights, optimizer, LR scheduler, RNG states and
+the trainer's counters, one directory per update under ``RUN_DIR/checkpoints``.
+
+``update_000012/`` holds ``trainable.pt`` (LoRA or full weights plus the value head),
+``optimizer.pt``, ``scheduler.pt``, ``rng.pt`` and ``state.json``; LoRA runs also get a standard
+PEFT ``adapter/`` directory for other tools. A checkpoint is written to a temporary name and
+renamed, so a crash never leaves a half-written one that looks complete.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+PREFIX = "update_"
+COMPLETE = "state.json"
+
+
+def checkpoint_dir(run_dir: str | Path) -> Path:
+    return Path(run_dir) / "checkpoints"
+
+
+def list_checkpoints(run_dir: str | Path) -> list[Path]:
+    """Complete checkpoints, oldest first."""
+    root = checkpoint_dir(run_dir)
+    if not root.exists():
+        return []
+    found = [p for p in root.glob(f"{PREFIX}*") if (p / COMPLETE).exists() and p.is_dir()]
+    return sorted(found, key=lambda p: int(p.name.removeprefix(PREFIX)))
+
+
+def latest_checkpoint(run_dir: str | Path) -> Path | None:
+    found = list_checkpoints(run_dir)
+    return found[-1] if found else None
+
+
+def rng_state() -> dict[str, Any]:
+    state = {
+        "python": random.getstate(),
+        "numpy": np.random.get_state(),
+        "torch": torch.get_rng_state(),
+    }
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def set_rng_state(state: dict[str, Any]) -> None:
+    random.setstate(state["python"])
+    np.random.set_state(state["numpy"])
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def save_checkpoint(
+    run_dir: str | Path,
+    update: int,
+    policy,
+    optimizer: torch.optim.Optimizer,
+    scheduler,
+    state: dict[str, Any],
+    keep: int = 3,
+    protect: tuple[int, ...] = (),
+) -> Path:
+    """Write the checkpoint of ``update``; prune to the newest ``keep`` plus ``protect``."""
+    root = checkpoint_dir(run_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / f"{PREFIX}{update:06d}"
+    tmp = root / f".tmp_{PREFIX}{update:06d}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    torch.save(policy.trainable_state(), tmp / "trainable.pt")
+    torch.save(optimizer.state_dict(), tmp / "optimizer.pt")
+    torch.save(scheduler.state_dict(), tmp / "scheduler.pt")
+    torch.save(rng_state(), tmp / "rng.pt")
+    if policy.config.lora:
+        policy.model.save_pretrained(tmp / "adapter")
+    (tmp / COMPLETE).write_text(json.dumps({**state, "update": update}, indent=1))
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+    prune(run_dir, keep, protect)
+    return final
+
+
+def prune(run_dir: str | Path, keep: int, protect: tuple[int, ...] = ()) -> None:
+    found = list_checkpoints(run_dir)
+    keep_names = {p.name for p in found[-keep:]} if keep > 0 else set()
+    keep_names |= {f"{PREFIX}{u:06d}" for u in protect}
+    for path in found:
+        if path.name not in keep_names:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def load_checkpoint(
+    path: str | Path, policy, optimizer=None, scheduler=None, restore_rng: bool = True
+) -> dict[str, Any]:
+    """Restore what ``save_checkpoint`` wrote; return the trainer state."""
+    path = Path(path)
+    if not (path / COMPLETE).exists():
+        raise FileNotFoundError(f"{path} is not a complete checkpoint (no {COMPLETE})")
+    device = policy.device
+    policy.load_trainable_state(torch.load(path / "trainable.pt", map_location=device))
+    if optimizer is not None:
+        optimizer.load_state_dict(torch.load(path / "optimizer.pt", map_location=device))
+    if scheduler is not None:
+        scheduler.load_state_dict(torch.load(path / "scheduler.pt", weights_only=False))
+    if restore_rng:
+        set_rng_state(torch.load(path / "rng.pt", weights_only=False))
+    return json.loads((path / COMPLETE).read_text())
+
+
+__all__ = [
+    "checkpoint_dir",
+    "latest_checkpoint",
+    "list_checkpoints",
+    "load_checkpoint",
+    "prune",
+    "save_checkpoint",
+]

@@ -1,0 +1,93 @@
+"""``agentgym-train``: train, plot learning curves, export a servable model, list config fields.
+
+agentgym-train --config configs/toy.yaml [section.field=value ...]
+agentgym-train plot RUN_DIR
+agentgym-train export RUN_DIR --to DIR
+agentgym-train config            # every config field with its default and help
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+COMMANDS = ("plot", "export", "config")
+
+
+def _train(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentgym-train",
+        description="Multi-turn PPO/GRPO with LoRA on AgentGym envs. Other commands: "
+        "`agentgym-train plot RUN_DIR`, `agentgym-train export RUN_DIR --to DIR`, "
+        "`agentgym-train config`.",
+    )
+    parser.add_argument("--config", help="YAML file (see configs/); defaults apply without one")
+    parser.add_argument("overrides", nargs="*", help="section.field=value (values parsed as YAML)")
+    args = parser.parse_args(argv)
+    from agentgym_train.config import load_config
+    from agentgym_train.trainer import Trainer
+
+    config = load_config(args.config, args.overrides)
+    trainer = Trainer(config)
+    last = trainer.train()
+    shown = {k: round(v, 4) for k, v in last.items() if k.startswith("train/")}
+    print(f"done: {trainer.state['update']} updates in {config.logging.run_dir}; last {shown}")
+    return 0
+
+
+def _plot(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="agentgym-train plot")
+    parser.add_argument("run_dir")
+    parser.add_argument("--out", help="folder for the PNGs (default RUN_DIR/plots)")
+    args = parser.parse_args(argv)
+    from agentgym_train.plots import plot_run
+
+    for path in plot_run(args.run_dir, args.out):
+        print(path)
+    return 0
+
+
+def _export(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="agentgym-train export")
+    parser.add_argument("run_dir")
+    parser.add_argument("--to", required=True, help="output folder (a plain HF model directory)")
+    parser.add_argument("--checkpoint", help="checkpoint folder (default: the latest)")
+    args = parser.parse_args(argv)
+    from agentgym_train.export import export_run
+
+    print(export_run(args.run_dir, args.to, args.checkpoint))
+    return 0
+
+
+def _config(argv: list[str]) -> int:
+    from agentgym_train.config import describe
+
+    print("\n".join(describe()))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``agentgym-train`` script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("agentgym-train needs the trainer extra: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    handlers = {"plot": _plot, "export": _export, "config": _config}
+    if argv and argv[0] in handlers:
+        return handlers[argv[0]](argv[1:])
+    try:
+        return _train(argv)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"agentgym-train: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["COMMANDS", "main"]

@@ -1,0 +1,381 @@
+# ruff: noqa: RUF009 - `opt`/`sched` return dataclasses.field(...) with help metadata
+"""Trainer configuration: dataclasses with a help text per field, YAML files, dotted overrides.
+
+``load_config("configs/toy.yaml", ["algorithm.lr=5e-4", "rollout.num_envs=8"])`` starts from the
+defaults below, merges the YAML file, then the overrides (values parsed as YAML, so ``true``,
+``1e-3`` and ``[valid, ood]`` work). Unknown keys raise a ``ValueError`` that lists the valid ones.
+``describe()`` prints every field with its help (``agentgym-train config``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def opt(default: Any, help: str) -> Any:
+    """A dataclass field with a help text (mutable defaults are copied per instance)."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class Schedule:
+    """A value that may change with the update number: ``start`` → ``end`` over ``updates``.
+
+    In YAML a plain number means a constant; a mapping sets the fields.
+    """
+
+    start: float = opt(0.0, "value at update 0")
+    end: float | None = opt(None, "value after `updates` updates (null: stays at `start`)")
+    updates: int = opt(0, "number of updates over which the value moves from start to end")
+    shape: str = opt("linear", "linear | cosine: how the value moves")
+
+    def at(self, update: int) -> float:
+        """The value at ``update``."""
+        if self.end is None or self.updates <= 0:
+            return self.start
+        frac = min(max(update / self.updates, 0.0), 1.0)
+        if self.shape == "cosine":
+            frac = 0.5 * (1.0 - math.cos(math.pi * frac))
+        return self.start + (self.end - self.start) * frac
+
+
+def sched(start: float, help: str) -> Any:
+    return field(default_factory=lambda: Schedule(start), metadata={"help": help})
+
+
+@dataclass
+class PolicyConfig:
+    model: str = opt(
+        "tiny",
+        "local path or Hugging Face id of a causal LM (loaded offline); 'tiny' builds a small "
+        "Llama with a tokenizer trained on the rollout env's text into RUN_DIR/base_model",
+    )
+    dtype: str = opt("auto", "auto | float32 | bfloat16 | float16 (auto: bf16 on CUDA, else fp32)")
+    lora: bool = opt(True, "train LoRA adapters (true) or the full model (false)")
+    lora_r: int = opt(16, "LoRA rank")
+    lora_alpha: int = opt(32, "LoRA scaling numerator (scale = alpha / r)")
+    lora_dropout: float = opt(0.0, "dropout on the LoRA branch")
+    lora_target_modules: list = opt(
+        ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
+        "module names that receive adapters ('all-linear' as the only item: every linear layer)",
+    )
+    gradient_checkpointing: bool = opt(False, "recompute activations in backward to save memory")
+    load_in_bits: int = opt(0, "0 | 4 | 8: quantise the frozen base with bitsandbytes (CUDA only)")
+    chat_template: str = opt(
+        "auto", "auto | never: use the tokenizer's chat template when it has one"
+    )
+    tiny_hidden: int = opt(64, "hidden size of the 'tiny' model")
+    tiny_layers: int = opt(2, "layers of the 'tiny' model")
+    tiny_vocab: int = opt(1024, "tokenizer vocabulary size of the 'tiny' model")
+    tiny_pretrain_steps: int = opt(
+        150, "next-token steps on random-agent transcripts (the env's language, not its policy)"
+    )
+
+
+@dataclass
+class AlgorithmConfig:
+    name: str = opt("ppo", "ppo (value head + GAE) | grpo (group-normalised returns, no critic)")
+    lr: float = opt(1e-3, "peak learning rate (LoRA on small models wants ~1e-3)")
+    warmup_updates: int = opt(2, "updates of linear learning-rate warm-up")
+    min_lr_ratio: float = opt(0.1, "cosine decay floor as a fraction of the peak rate")
+    weight_decay: float = opt(0.0, "AdamW weight decay")
+    clip_range: float = opt(0.2, "PPO ratio clip ε")
+    value_clip_range: float = opt(0.2, "clip of the value change per update (0: no clipping)")
+    entropy_coef: float = opt(0.01, "weight of the entropy bonus")
+    value_loss_coef: float = opt(0.5, "weight of the value loss (PPO)")
+    gamma: float = opt(1.0, "discount per turn")
+    gae_lambda: float = opt(0.95, "GAE λ over turns")
+    kl_coef: float = opt(0.0, "weight of KL(policy ‖ reference); reference = adapters disabled")
+    max_grad_norm: float = opt(1.0, "gradient clipping norm")
+    ppo_epochs: int = opt(4, "passes over each rollout batch")
+    minibatch_size: int = opt(64, "turns per optimiser step")
+    group_size: int = opt(8, "GRPO: rollouts per task (same task id and seed)")
+    normalize_advantages: bool = opt(True, "normalise advantages over each batch")
+
+
+@dataclass
+class RolloutConfig:
+    env_id: str = opt("AgentGym/Toy-v0", "registered Gymnasium id of the training env")
+    env_kwargs: dict = opt({"difficulty": "easy"}, "keyword arguments for gymnasium.make")
+    num_envs: int = opt(16, "envs stepped in lock-step; one batched generation per turn")
+    episodes_per_update: int = opt(64, "episodes collected before each update")
+    max_turns: int = opt(10, "turns before an episode is truncated")
+    max_new_tokens: int = opt(24, "generation budget per turn (generate mode)")
+    temperature: Schedule = sched(1.0, "sampling temperature (score mode: of the action softmax)")
+    top_p: float = opt(1.0, "nucleus sampling in generate mode")
+    action_mode: str = opt(
+        "score",
+        "generate: free text parsed by parse_action | score: softmax over log p(action | prompt)"
+        " of info['admissible_actions']",
+    )
+    score_reduction: str = opt("sum", "sum | mean of token log-probs per scored action")
+    reasoning: bool = opt(False, "ask for 'Thought: ... Action: ...' (generate mode)")
+    show_admissible: bool = opt(True, "list the admissible actions in the prompt")
+    max_history_tokens: int = opt(1024, "prompt history budget (policy tokenizer tokens)")
+    system_template: str | None = opt(None, "custom system prompt ({action_help} is filled in)")
+    seed: int = opt(0, "base seed of episode resets")
+
+
+@dataclass
+class RewardConfig:
+    env_weight: Schedule = sched(1.0, "weight of the env reward")
+    step_penalty: Schedule = sched(0.0, "subtracted every turn")
+    invalid_action_penalty: Schedule = sched(0.1, "subtracted when info['action_error'] is set")
+    long_action_penalty: Schedule = sched(
+        0.0, "subtracted when a generation hits max_new_tokens without ending"
+    )
+    reward_model: str | None = opt(
+        None, "'module:function' called as f(episode) -> float, added at episode end"
+    )
+    reward_model_weight: float = opt(1.0, "weight of the reward-model term")
+
+
+@dataclass
+class CurriculumConfig:
+    mode: str = opt("none", "none | by_update | by_success: how the difficulty advances")
+    stages: list = opt(["easy", "medium", "hard"], "difficulties in order")
+    switch_updates: list = opt([], "by_update: update numbers at which the next stage starts")
+    success_threshold: float = opt(0.8, "by_success: train success rate that advances a stage")
+    window: int = opt(3, "by_success: updates averaged for the threshold")
+
+
+@dataclass
+class EvalConfig:
+    every: int = opt(0, "evaluate every N updates (0: never)")
+    splits: list = opt(["valid", "ood"], "splits to evaluate on")
+    episodes: int = opt(32, "episodes per split")
+    temperature: float = opt(0.0, "0: greedy")
+    rollback: bool = opt(False, "restore the best checkpoint when validation success drops")
+    rollback_split: str = opt("valid", "split whose success rate drives rollback")
+    rollback_margin: float = opt(0.15, "drop below the best success rate that triggers rollback")
+    rollback_lr_factor: float = opt(0.5, "learning-rate multiplier applied at each rollback")
+
+
+@dataclass
+class CheckpointConfig:
+    every: int = opt(10, "save every N updates (0: only at the end)")
+    keep: int = opt(3, "newest checkpoints kept (the best one is always kept)")
+    resume: str = opt("auto", "auto (latest in RUN_DIR if any) | never | path of a checkpoint")
+
+
+@dataclass
+class LoggingConfig:
+    run_dir: str = opt("runs/toy", "where checkpoints, metrics.jsonl and TensorBoard files go")
+    tensorboard: bool = opt(True, "write TensorBoard event files")
+    wandb: bool = opt(False, "also log to Weights & Biases (needs `pip install wandb`)")
+    wandb_project: str = opt("agentgym", "W&B project")
+    progress: bool = opt(True, "show a progress bar")
+
+
+@dataclass
+class BCConfig:
+    enabled: bool = opt(False, "behaviour-clone the oracle before RL")
+    dataset: str | None = opt(
+        None, "trajectory JSONL (TrajectoryRecorder format) to clone; null: collect from oracle"
+    )
+    episodes: int = opt(200, "oracle episodes collected when no dataset is given")
+    epochs: int = opt(2, "passes over the dataset")
+    lr: float = opt(1e-3, "learning rate of the cloning step")
+    batch_size: int = opt(32, "examples per optimiser step")
+
+
+@dataclass
+class TrainConfig:
+    updates: int = opt(50, "RL updates (rollout batch + optimisation) to run")
+    seed: int = opt(0, "seed of torch, numpy and random")
+    device: str = opt("auto", "auto | cpu | cuda | cuda:N")
+    torch_threads: int = opt(1, "CPU threads for torch (1 is fastest on small shared machines)")
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    algorithm: AlgorithmConfig = field(default_factory=AlgorithmConfig)
+    rollout: RolloutConfig = field(default_factory=RolloutConfig)
+    reward: RewardConfig = field(default_factory=RewardConfig)
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
+    evaluation: EvalConfig = field(default_factory=EvalConfig)
+    checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    bc: BCConfig = field(default_factory=BCConfig)
+
+    def validate(self) -> TrainConfig:
+        """Raise a ValueError naming the field for a choice outside its allowed values."""
+        choices = {
+            "algorithm.name": (self.algorithm.name, ("ppo", "grpo")),
+            "rollout.action_mode": (self.rollout.action_mode, ("generate", "score")),
+            "rollout.score_reduction": (self.rollout.score_reduction, ("sum", "mean")),
+            "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),
+            "policy.dtype": (self.policy.dtype, ("auto", "float32", "bfloat16", "float16")),
+            "policy.load_in_bits": (self.policy.load_in_bits, (0, 4, 8)),
+        }
+        for name, (value, valid) in choices.items():
+            if value not in valid:
+                raise ValueError(f"{name}={value!r} is not valid; choose one of {list(valid)}")
+        if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
+            raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
+        if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(
+            self.algorithm.group_size, 1
+        ):
+            raise ValueError(
+                "grpo: rollout.episodes_per_update must be a multiple of algorithm.group_size"
+            )
+        return self
+
+
+# ---- dict <-> dataclass ------------------------------------------------------------------------
+def to_dict(obj: Any) -> Any:
+    """Plain dicts/lists of a config (for YAML, checkpoints and logs)."""
+    if dataclasses.is_dataclass(obj):
+        return {f.name: to_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, list):
+        return [to_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: to_dict(v) for k, v in obj.items()}
+    return obj
+
+
+def _field_type(cls: type, name: str) -> Any:
+    return typing.get_type_hints(cls)[name]
+
+
+def from_dict(cls: type, data: dict[str, Any], where: str = "") -> Any:
+    """Build dataclass ``cls`` from ``data``; unknown keys raise a ValueError listing valid ones."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{where or 'config'} must be a mapping, got {data!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(
+            f"unknown config key(s) {', '.join(where + k for k in unknown)}; "
+            f"valid keys under {where or 'the top level'}: {', '.join(sorted(names))}"
+        )
+    kwargs = {}
+    for name, value in data.items():
+        kind = _field_type(cls, name)
+        if kind is Schedule:
+            value = Schedule(float(value)) if not isinstance(value, dict) else value
+            if isinstance(value, dict):
+                value = from_dict(Schedule, value, f"{where}{name}.")
+        elif dataclasses.is_dataclass(kind):
+            value = from_dict(kind, value, f"{where}{name}.")
+        else:
+            value = _coerce(value, kind, where + name)
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def _coerce(value: Any, kind: Any, name: str) -> Any:
+    if value is None:
+        return None
+    options = typing.get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
+    options = tuple(o for o in options if o is not type(None))
+    matches = any(isinstance(value, o) for o in options if isinstance(o, type))
+    if matches and (bool in options or not isinstance(value, bool)):
+        return value
+    if float in options and isinstance(value, (int, str)) and not isinstance(value, bool):
+        return float(value)
+    if int in options and isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    if str in options and isinstance(value, (int, float)):
+        return str(value)
+    raise ValueError(f"config field {name} wants {kind}, got {value!r}")
+
+
+def _merge(base: dict, update: dict) -> dict:
+    out = dict(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "env_kwargs":
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def apply_overrides(data: dict, overrides: list[str]) -> dict:
+    """Apply ``a.b.c=value`` strings (values parsed as YAML) to a nested dict."""
+    import yaml
+
+    data = dict(data)
+    for item in overrides:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"override {item!r} must look like section.field=value")
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            value = raw  # free text such as a prompt template
+        if isinstance(value, (dict, list)) and not raw.strip().startswith(("{", "[")):
+            value = raw  # "Say: {x}" is a sentence, not a mapping
+        node = data
+        parts = key.strip().split(".")
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = {"start": child} if part in node and child is not None else {}
+            node[part] = child = dict(child)
+            node = child
+        node[parts[-1]] = value
+    return data
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
+    """Defaults, then the YAML file at ``path``, then ``overrides``; validated."""
+    import yaml
+
+    data = to_dict(TrainConfig())
+    if path is not None:
+        file = Path(path)
+        if not file.exists():
+            raise FileNotFoundError(f"config file {file} does not exist (see configs/*.yaml)")
+        loaded = yaml.safe_load(file.read_text()) or {}
+        data = _merge(data, loaded)
+    data = apply_overrides(data, list(overrides or []))
+    return from_dict(TrainConfig, data).validate()
+
+
+def save_config(config: TrainConfig, path: str | Path) -> None:
+    import yaml
+
+    Path(path).write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
+
+
+def describe(cls: type = TrainConfig, prefix: str = "") -> list[str]:
+    """One line per field: ``section.field = default  # help``."""
+    lines = []
+    default = cls()
+    for f in dataclasses.fields(cls):
+        kind = _field_type(cls, f.name)
+        if dataclasses.is_dataclass(kind) and kind is not Schedule:
+            lines += describe(kind, f"{prefix}{f.name}.")
+            continue
+        value = getattr(default, f.name)
+        shown = value.start if isinstance(value, Schedule) else value
+        suffix = " (number or {start, end, updates, shape})" if kind is Schedule else ""
+        lines.append(f"{prefix}{f.name} = {shown!r}  # {f.metadata.get('help', '')}{suffix}")
+    return lines
+
+
+__all__ = [
+    "AlgorithmConfig",
+    "BCConfig",
+    "CheckpointConfig",
+    "CurriculumConfig",
+    "EvalConfig",
+    "LoggingConfig",
+    "PolicyConfig",
+    "RewardConfig",
+    "RolloutConfig",
+    "Schedule",
+    "TrainConfig",
+    "apply_overrides",
+    "describe",
+    "from_dict",
+    "load_config",
+    "save_config",
+    "to_dict",
+]

@@ -1,0 +1,53 @@
+"""Learning-curve PNGs from a run's ``metrics.jsonl`` (``agentgym-train plot RUN_DIR``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: (file name, title, metric keys) of each figure; missing keys are skipped.
+FIGURES = (
+    ("success.png", "Success rate", ("train/success_rate", "eval/valid/success_rate",
+                                      "eval/ood/success_rate", "bc/success_before",
+                                      "bc/success_after")),
+    ("return.png", "Return", ("train/return", "train/return_min", "train/return_max")),
+    ("episode.png", "Episode", ("train/episode_length", "train/invalid_action_rate",
+                                "train/action_diversity")),
+    ("losses.png", "Losses", ("loss/policy_loss", "loss/value_loss", "loss/entropy",
+                              "loss/kl_ref", "loss/clip_fraction")),
+    ("throughput.png", "Tokens per second", ("perf/gen_tokens_per_s",
+                                             "perf/train_tokens_per_s")),
+)  # fmt: skip
+
+
+def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Path]:
+    """Write one PNG per figure with data; return their paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from agentgym_train.trainer import read_metrics
+
+    rows = read_metrics(run_dir)
+    out = Path(out_dir) if out_dir else Path(run_dir) / "plots"
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, title, keys in FIGURES:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        drawn = False
+        for key in keys:
+            points = [(r["update"], r[key]) for r in rows if key in r]
+            if points:
+                xs, ys = zip(*points, strict=True)
+                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=key)
+                drawn = True
+        if drawn:
+            ax.set_title(title)
+            ax.set_xlabel("update")
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            fig.savefig(out / name, dpi=100)
+            written.append(out / name)
+        plt.close(fig)
+    return written

@@ -1,0 +1,322 @@
+"""The policy: a causal LM (LoRA or full fine-tune) plus a scalar value head on its last hidden
+state, and the batched log-prob / entropy / value computation every algorithm step needs.
+
+The reference policy for the KL term is the same network with its adapters disabled, so LoRA runs
+keep one copy of the weights; a full fine-tune with ``kl_coef > 0`` keeps a frozen copy instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import inspect
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from agentgym_train.config import PolicyConfig
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    if name == "auto":
+        return torch.bfloat16 if device.type == "cuda" else torch.float32
+    return DTYPES[name]
+
+
+def pad_right(seqs: Sequence[Sequence[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right-padded ids and the attention mask (one row per sequence)."""
+    width = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(seqs), width), dtype=torch.long)
+    for row, seq in enumerate(seqs):
+        ids[row, : len(seq)] = torch.as_tensor(list(seq), dtype=torch.long)
+        mask[row, : len(seq)] = 1
+    return ids, mask
+
+
+@dataclass
+class SequenceStats:
+    """Per-sequence results of ``Policy.evaluate``: token tensors are flat, split by ``lengths``."""
+
+    token_logprobs: torch.Tensor  # (sum of completion lengths,)
+    token_entropy: torch.Tensor | None  # same shape, or None when not asked for
+    lengths: list[int]  # completion tokens per sequence
+    values: torch.Tensor | None  # (sequences,) value at the last prompt token
+
+    def sums(self) -> torch.Tensor:
+        """Log-prob of each whole completion."""
+        index = torch.repeat_interleave(
+            torch.arange(len(self.lengths), device=self.token_logprobs.device),
+            torch.as_tensor(self.lengths, device=self.token_logprobs.device),
+        )
+        out = torch.zeros(len(self.lengths), device=self.token_logprobs.device)
+        return out.index_add(0, index, self.token_logprobs.float())
+
+
+class Policy(nn.Module):
+    """LM + value head. ``evaluate`` scores completions appended to prompts in one forward pass."""
+
+    def __init__(self, model: nn.Module, tokenizer, config: PolicyConfig, device: torch.device):
+        super().__init__()
+        self.model = model
+        self.tokenizer = tokenizer
+        self.config = config
+        self.device = device
+        hidden = model.config.get_text_config().hidden_size
+        self.value_head = nn.Linear(hidden, 1, device=device, dtype=torch.float32)
+        nn.init.zeros_(self.value_head.weight)
+        nn.init.zeros_(self.value_head.bias)
+        self._frozen_reference: nn.Module | None = None
+        base = model.get_base_model() if hasattr(model, "get_base_model") else model
+        params = inspect.signature(type(base).forward).parameters
+        #: transformers renamed ``past_key_values`` to ``cache``; use what this version takes
+        self._cache_kw = "cache" if "cache" in params else "past_key_values"
+
+    # ---- construction ------------------------------------------------------------------------
+    @classmethod
+    def load(
+        cls, path: str | Path, config: PolicyConfig, device: torch.device, reference: bool = True
+    ) -> Policy:
+        """Load the base model from a local directory (never downloads) and attach LoRA."""
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+        except OSError as exc:
+            raise FileNotFoundError(
+                f"no tokenizer/model at {path!r}: give policy.model a local model directory "
+                "(or a Hugging Face id already in the local cache), or 'tiny'"
+            ) from exc
+        if tokenizer.pad_token_id is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        kwargs = {"dtype": resolve_dtype(config.dtype, device), "local_files_only": True}
+        if config.load_in_bits:
+            kwargs["quantization_config"] = _bnb_config(config.load_in_bits, device)
+            kwargs["device_map"] = {"": device.index or 0}
+        model = AutoModelForCausalLM.from_pretrained(str(path), **kwargs)
+        if not config.load_in_bits:
+            model.to(device)
+        if config.gradient_checkpointing:
+            model.gradient_checkpointing_enable()
+            model.config.use_cache = False
+        if config.lora:
+            from peft import LoraConfig, get_peft_model
+
+            targets = config.lora_target_modules
+            lora = LoraConfig(
+                r=config.lora_r,
+                lora_alpha=config.lora_alpha,
+                lora_dropout=config.lora_dropout,
+                target_modules="all-linear" if targets == ["all-linear"] else list(targets),
+                task_type="CAUSAL_LM",
+            )
+            if config.gradient_checkpointing:
+                model.enable_input_require_grads()
+            with warnings.catch_warnings():  # peft asks a deprecated transformers question
+                warnings.simplefilter("ignore", FutureWarning)
+                model = get_peft_model(model, lora)
+        policy = cls(model, tokenizer, config, device)
+        if reference and not config.lora:
+            policy._frozen_reference = copy.deepcopy(model).requires_grad_(False).eval()
+        return policy
+
+    # ---- parameters and state ----------------------------------------------------------------
+    def trainable_state(self) -> dict[str, torch.Tensor]:
+        """Every trainable tensor by name (LoRA weights or the whole LM, plus the value head)."""
+        return {name: p.detach().clone() for name, p in self.named_parameters() if p.requires_grad}
+
+    def load_trainable_state(self, state: dict[str, torch.Tensor]) -> None:
+        params = dict(self.named_parameters())
+        missing = [n for n, p in params.items() if p.requires_grad and n not in state]
+        unknown = [n for n in state if n not in params]
+        if missing or unknown:
+            raise ValueError(
+                f"checkpoint does not match this policy (missing {missing[:3]}, unknown "
+                f"{unknown[:3]}); was it written with the same policy.* settings?"
+            )
+        with torch.no_grad():
+            for name, tensor in state.items():
+                params[name].copy_(tensor.to(params[name].device))
+
+    @property
+    def has_reference(self) -> bool:
+        return bool(self.config.lora) or self._frozen_reference is not None
+
+    @contextlib.contextmanager
+    def reference(self) -> Iterator[nn.Module]:
+        """The reference LM: adapters disabled (LoRA) or the frozen copy (full fine-tune)."""
+        if self.config.lora:
+            with self.model.disable_adapter():
+                yield self.model
+        elif self._frozen_reference is not None:
+            yield self._frozen_reference
+        else:
+            raise RuntimeError("no reference model: set algorithm.kl_coef=0 or policy.lora=true")
+
+    # ---- the computation ---------------------------------------------------------------------
+    def evaluate(
+        self,
+        prompts: Sequence[Sequence[int]],
+        completions: Sequence[Sequence[int]],
+        temperature: float = 1.0,
+        values: bool = True,
+        entropy: bool = False,
+        lm: nn.Module | None = None,
+    ) -> SequenceStats:
+        """Log-probs of ``completions[i]`` after ``prompts[i]``, entropies, and the value of each
+        prompt (read at its last token). One forward pass over right-padded rows; logits only at
+        completion positions, so large vocabularies stay affordable."""
+        from trl.trainer.utils import entropy_from_logits, selective_log_softmax
+
+        lm = lm if lm is not None else self.model
+        seqs = [list(p) + list(c) for p, c in zip(prompts, completions, strict=True)]
+        ids, mask = pad_right(seqs, self.tokenizer.pad_token_id)
+        ids, mask = ids.to(self.device), mask.to(self.device)
+        out = lm(input_ids=ids, attention_mask=mask, output_hidden_states=True, logits_to_keep=1)
+        hidden = out.hidden_states[-1]
+        starts = torch.as_tensor([len(p) for p in prompts], device=self.device)
+        lengths = [len(c) for c in completions]
+        positions = torch.arange(ids.shape[1], device=self.device)
+        # position t predicts token t+1: completion tokens start at index len(prompt)
+        ends = starts + torch.as_tensor(lengths, device=self.device) - 1
+        predicts = (positions[None, :] >= (starts[:, None] - 1)) & (
+            positions[None, :] < ends[:, None]
+        )
+        targets = torch.roll(ids, shifts=-1, dims=1)[predicts]
+        logits = lm.get_output_embeddings()(hidden[predicts]).float()
+        if temperature > 0 and temperature != 1.0:
+            logits = logits / temperature
+        token_logprobs = selective_log_softmax(logits, targets)
+        token_entropy = entropy_from_logits(logits) if entropy else None
+        value = None
+        if values:
+            last_prompt = hidden[torch.arange(len(seqs), device=self.device), starts - 1]
+            value = self.value_head(last_prompt.float()).squeeze(-1)
+        return SequenceStats(token_logprobs, token_entropy, lengths, value)
+
+    def score_candidates(
+        self,
+        prompts: Sequence[Sequence[int]],
+        candidates: Sequence[Sequence[Sequence[int]]],
+        values: bool = True,
+        lm: nn.Module | None = None,
+    ) -> SequenceStats:
+        """Log-probs of every candidate continuation of every prompt, running each prompt once.
+
+        The prompts go through the LM once with a KV cache; the cache rows are then repeated per
+        candidate and the candidates run on top of it, so K admissible actions cost one prompt
+        pass instead of K. Gradients flow through the cache. Results are per candidate row, in
+        order (prompt 0's candidates first); ``values`` are per prompt.
+        """
+        from transformers import DynamicCache
+
+        lm = lm if lm is not None else self.model
+        device = self.device
+        pad = self.tokenizer.pad_token_id
+        p_ids, p_mask = pad_right(prompts, pad)
+        p_ids, p_mask = p_ids.to(device), p_mask.to(device)
+        cache = DynamicCache(config=lm.config)
+        out = lm(
+            input_ids=p_ids,
+            attention_mask=p_mask,
+            use_cache=True,
+            **{self._cache_kw: cache},
+            output_hidden_states=True,
+            logits_to_keep=1,
+        )
+        p_len = p_mask.sum(dim=1)
+        rows = torch.arange(len(prompts), device=device)
+        last = out.hidden_states[-1][rows, p_len - 1]  # (P, H)
+        head = lm.get_output_embeddings()
+        first_logp = torch.log_softmax(head(last).float(), dim=-1)  # (P, V)
+        flat = [list(c) for group in candidates for c in group]
+        owner = torch.as_tensor(
+            [i for i, group in enumerate(candidates) for _ in group], device=device
+        )
+        lengths = [len(c) for c in flat]
+        c_ids, c_mask = pad_right(flat, pad)
+        c_ids, c_mask = c_ids.to(device), c_mask.to(device)
+        first = first_logp[owner, c_ids[:, 0]]  # (R,)
+        cache.batch_select_indices(owner)
+        positions = p_len[owner][:, None] + torch.arange(c_ids.shape[1], device=device)[None, :]
+        out_c = lm(
+            input_ids=c_ids,
+            attention_mask=torch.cat([p_mask[owner], c_mask], dim=1),
+            position_ids=positions,
+            use_cache=True,
+            **{self._cache_kw: cache},
+            output_hidden_states=True,
+            logits_to_keep=1,
+        )
+        hidden = out_c.hidden_states[-1]
+        # candidate position j predicts candidate token j+1
+        predicts = c_mask.bool().clone()
+        predicts[torch.arange(len(flat), device=device), c_mask.sum(dim=1) - 1] = False
+        targets = torch.roll(c_ids, shifts=-1, dims=1)[predicts]
+        rest = selective_log_softmax_(head(hidden[predicts]).float(), targets)
+        token_logprobs = torch.empty(sum(lengths), device=device, dtype=torch.float32)
+        starts = torch.cumsum(torch.as_tensor([0, *lengths[:-1]], device=device), dim=0)
+        is_first = torch.zeros(sum(lengths), dtype=torch.bool, device=device)
+        is_first[starts] = True
+        token_logprobs = token_logprobs.masked_scatter(is_first, first)
+        token_logprobs = token_logprobs.masked_scatter(~is_first, rest)
+        value = self.value_head(last.float()).squeeze(-1) if values else None
+        return SequenceStats(token_logprobs, None, lengths, value)
+
+    @torch.no_grad()
+    def generate(
+        self, prompts: Sequence[Sequence[int]], max_new_tokens: int, temperature: float, top_p=1.0
+    ) -> list[list[int]]:
+        """Sample a completion per prompt (left-padded batch); each ends at EOS or the budget."""
+        tok = self.tokenizer
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), tok.pad_token_id, dtype=torch.long)
+        mask = torch.zeros_like(ids)
+        for row, prompt in enumerate(prompts):
+            ids[row, width - len(prompt) :] = torch.as_tensor(list(prompt))
+            mask[row, width - len(prompt) :] = 1
+        sample = temperature > 0
+        extra = {"temperature": temperature, "top_p": top_p} if sample else {}
+        out = self.model.generate(
+            input_ids=ids.to(self.device),
+            attention_mask=mask.to(self.device),
+            max_new_tokens=max_new_tokens,
+            do_sample=sample,
+            pad_token_id=tok.pad_token_id,
+            eos_token_id=tok.eos_token_id,
+            top_k=None,
+            **extra,
+        )
+        completions = []
+        for row in out[:, width:].tolist():
+            if tok.eos_token_id in row:
+                row = row[: row.index(tok.eos_token_id) + 1]
+            completions.append(row)
+        return completions
+
+
+def _bnb_config(bits: int, device: torch.device):
+    if device.type != "cuda":
+        raise ValueError("policy.load_in_bits needs CUDA (bitsandbytes); set it to 0 on CPU")
+    from transformers import BitsAndBytesConfig
+
+    if bits == 4:
+        return BitsAndBytesConfig(
+            load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16, bnb_4bit_quant_type="nf4"
+        )
+    return BitsAndBytesConfig(load_in_8bit=True)
+
+
+__all__ = ["Policy", "SequenceStats", "pad_right", "resolve_dtype"]
+
+
+def selective_log_softmax_(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    from trl.trainer.utils import selective_log_softmax
+
+    return selective_log_softmax(logits, targets)

@@ -1,0 +1,338 @@
+"""The training loop: collect a batch of episodes, compute advantages, run PPO/GRPO epochs, log,
+evaluate, roll back when validation collapses, checkpoint. ``Trainer(config).train()``.
+
+Episode seeds derive from (``rollout.seed``, update number), and torch/numpy/random states are
+checkpointed, so a resumed run continues exactly as the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agentgym_train import algorithms
+from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
+from agentgym_train.config import TrainConfig, save_config, to_dict
+from agentgym_train.curriculum import Curriculum
+from agentgym_train.metrics import MetricsLogger, episode_metrics
+from agentgym_train.policy import Policy
+from agentgym_train.rollout import Episode, Job, RolloutCollector, make_formatter
+
+log = logging.getLogger("agentgym_train")
+EVAL_SEED_BASE = 10_000_000
+
+
+class WarmupCosine:
+    """LR multiplier: linear warm-up, cosine decay to ``floor``, times a rollback ``scale``.
+
+    A callable object rather than a closure so that ``LambdaLR.state_dict`` saves its fields.
+    """
+
+    def __init__(self, warmup: int, total: int, floor: float) -> None:
+        self.warmup, self.total, self.floor, self.scale = warmup, max(total, 1), floor, 1.0
+
+    def __call__(self, update: int) -> float:
+        if update < self.warmup:
+            factor = (update + 1) / (self.warmup + 1)
+        else:
+            progress = min((update - self.warmup) / max(self.total - self.warmup, 1), 1.0)
+            factor = self.floor + (1 - self.floor) * 0.5 * (1 + math.cos(math.pi * progress))
+        return factor * self.scale
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device={name!r} but CUDA is not available; use device=cpu")
+    return torch.device(name)
+
+
+def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
+    """The base model directory; 'tiny' is built (once) into RUN_DIR/base_model."""
+    if config.policy.model != "tiny":
+        return Path(config.policy.model)
+    import gymnasium as gym
+
+    from agentgym_train.tiny import build_tiny_model
+
+    env = gym.make(config.rollout.env_id, **config.rollout.env_kwargs)
+    action_help = getattr(env.unwrapped, "action_help", "") or "free text"
+    env.close()
+    formatter = make_formatter(config.rollout, action_help)
+    difficulty = config.rollout.env_kwargs.get("difficulty", "easy")
+    stages = config.curriculum.stages if config.curriculum.mode != "none" else [difficulty]
+    return build_tiny_model(
+        run_dir / "base_model",
+        env_id=config.rollout.env_id,
+        env_kwargs={**config.rollout.env_kwargs, "difficulty": difficulty},
+        vocab_size=config.policy.tiny_vocab,
+        hidden=config.policy.tiny_hidden,
+        layers=config.policy.tiny_layers,
+        seed=config.seed,
+        difficulties=tuple(dict.fromkeys([*stages, "easy", "medium"])),
+        pretrain_steps=config.policy.tiny_pretrain_steps,
+        render=lambda h, o, a: formatter.to_text(formatter.messages(h, o, a)),
+    )
+
+
+class Trainer:
+    """Owns the policy, optimizer, scheduler, envs and logs of one run directory."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        config.validate()
+        self.config = config
+        torch.set_num_threads(max(config.torch_threads, 1))
+        self.seed_everything(config.seed)
+        self.device = pick_device(config.device)
+        self.run_dir = Path(config.logging.run_dir)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        save_config(config, self.run_dir / "config.yaml")
+        algo = config.algorithm
+        self.policy = Policy.load(
+            base_model_path(config, self.run_dir),
+            config.policy,
+            self.device,
+            reference=algo.kl_coef > 0,
+        )
+        params = [p for p in self.policy.parameters() if p.requires_grad]
+        self.optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
+        self.lr_factor = WarmupCosine(algo.warmup_updates, config.updates, algo.min_lr_ratio)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.lr_factor)
+        self.learner = algorithms.Learner(
+            self.policy, self.optimizer, algo, config.rollout.action_mode,
+            config.rollout.score_reduction,
+        )  # fmt: skip
+        self.curriculum = Curriculum(config.curriculum, config.rollout.env_kwargs)
+        self.state: dict[str, Any] = {
+            "update": 0,
+            "best_eval": None,
+            "best_update": None,
+            "eval_history": [],
+            "rollbacks": 0,
+            "bc_done": False,
+            "curriculum": self.curriculum.state(),
+        }
+        self.metrics = MetricsLogger(self.run_dir, config.logging, to_dict(config))
+        self._collector: RolloutCollector | None = None
+        self._collector_difficulty: str | None = None
+        self._maybe_resume()
+
+    # ---- setup -------------------------------------------------------------------------------
+    @staticmethod
+    def seed_everything(seed: int) -> None:
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+
+    def _maybe_resume(self) -> None:
+        resume = self.config.checkpoint.resume
+        if resume == "never":
+            return
+        path = latest_checkpoint(self.run_dir) if resume == "auto" else Path(resume)
+        if path is None:
+            return
+        self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
+        self.lr_factor = self.scheduler.lr_lambdas[0]
+        self.curriculum.load_state(self.state.get("curriculum", {}))
+        log.info("resumed from %s at update %d", path, self.state["update"])
+
+    def collector(self) -> RolloutCollector:
+        """Training envs for the current curriculum stage (rebuilt when the stage changes)."""
+        kwargs = self.curriculum.env_kwargs()
+        if self._collector is None or self._collector_difficulty != kwargs.get("difficulty"):
+            if self._collector is not None:
+                self._collector.close()
+            self._collector = RolloutCollector(
+                self.policy, self.config.rollout, self.config.reward, env_kwargs=kwargs
+            )
+            self._collector_difficulty = kwargs.get("difficulty")
+        return self._collector
+
+    # ---- one update --------------------------------------------------------------------------
+    def jobs(self, update: int) -> list[Job]:
+        cfg = self.config
+        rng = np.random.default_rng([cfg.rollout.seed, update])
+        total = cfg.rollout.episodes_per_update
+        if cfg.algorithm.name == "grpo":
+            size = cfg.algorithm.group_size
+            seeds = rng.integers(0, 2**31 - 1, size=total // size)
+            return [Job(int(s), g) for g, s in enumerate(seeds) for _ in range(size)]
+        return [Job(int(s), i) for i, s in enumerate(rng.integers(0, 2**31 - 1, size=total))]
+
+    def step(self) -> dict[str, float]:
+        """Collect one batch, update the policy, advance the counters; returns the metrics."""
+        cfg = self.config
+        update = self.state["update"]
+        collector = self.collector()
+        temperature = cfg.rollout.temperature.at(update)
+        collector.stats = {"gen_tokens": 0, "gen_seconds": 0.0}
+        started = time.perf_counter()
+        episodes = collector.collect(
+            self.jobs(update), temperature, update, with_reference=cfg.algorithm.kl_coef > 0
+        )
+        rollout_seconds = time.perf_counter() - started
+        if cfg.algorithm.name == "grpo":
+            algorithms.assign_grpo_advantages(episodes)
+        else:
+            algorithms.assign_ppo_advantages(
+                episodes, cfg.algorithm.gamma, cfg.algorithm.gae_lambda
+            )
+        steps = [s for e in episodes for s in e.steps]
+        if cfg.algorithm.normalize_advantages:
+            algorithms.normalise_advantages(steps)
+        started = time.perf_counter()
+        learned = self.learner.update(steps, random.Random(cfg.seed * 1_000_003 + update))
+        update_seconds = time.perf_counter() - started
+        self.scheduler.step()
+        metrics = episode_metrics(episodes, prefix="train/")
+        metrics.update({f"loss/{k}": v for k, v in learned.items() if k != "train_tokens"})
+        metrics["perf/gen_tokens_per_s"] = collector.stats["gen_tokens"] / max(
+            collector.stats["gen_seconds"], 1e-9
+        )
+        metrics["perf/train_tokens_per_s"] = learned["train_tokens"] / max(update_seconds, 1e-9)
+        metrics["perf/rollout_seconds"] = rollout_seconds
+        metrics["perf/update_seconds"] = update_seconds
+        metrics["lr"] = self.optimizer.param_groups[0]["lr"]
+        metrics["temperature"] = temperature
+        metrics["curriculum/stage"] = float(self.curriculum.stage)
+        self.state["update"] = update + 1
+        self.curriculum.observe(update + 1, metrics["train/success_rate"])
+        self.state["curriculum"] = self.curriculum.state()
+        self.metrics.log(update + 1, metrics, returns=[e.shaped_return for e in episodes])
+        return metrics
+
+    # ---- evaluation and rollback -------------------------------------------------------------
+    def evaluate(self, splits: list[str] | None = None, episodes: int | None = None):
+        """Greedy (or ``evaluation.temperature``) success per split on fixed seeds."""
+        cfg = self.config
+        results: dict[str, float] = {}
+        kwargs = self.curriculum.env_kwargs()
+        for split in splits or cfg.evaluation.splits:
+            collector = RolloutCollector(
+                self.policy, cfg.rollout, cfg.reward, env_kwargs={**kwargs, "split": split}
+            )
+            count = episodes or cfg.evaluation.episodes
+            jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
+            played = collector.collect(jobs, cfg.evaluation.temperature)
+            collector.close()
+            for key, value in episode_metrics(played, prefix=f"eval/{split}/").items():
+                results[key] = value
+        return results
+
+    def _evaluate_and_maybe_rollback(self) -> None:
+        cfg = self.config.evaluation
+        update = self.state["update"]
+        results = self.evaluate()
+        self.metrics.log(update, results)
+        key = f"eval/{cfg.rollback_split}/success_rate"
+        if key not in results:
+            return
+        score = results[key]
+        self.state["eval_history"].append([update, score])
+        best = self.state["best_eval"]
+        if best is None or score > best:
+            self.state["best_eval"], self.state["best_update"] = score, update
+            self.save()
+            return
+        if cfg.rollback and score < best - cfg.rollback_margin:
+            self.rollback(f"{key} fell to {score:.3f} from best {best:.3f}")
+
+    def rollback(self, reason: str) -> None:
+        """Restore the best checkpoint's weights and optimizer, lower the learning rate."""
+        best = self.state["best_update"]
+        path = self.run_dir / "checkpoints" / f"update_{best:06d}"
+        if best is None or not path.exists():
+            log.warning("rollback wanted (%s) but no best checkpoint exists", reason)
+            return
+        keep = dict(self.state)
+        load_checkpoint(path, self.policy, self.optimizer, None, restore_rng=False)
+        self.state = keep
+        self.lr_factor.scale *= self.config.evaluation.rollback_lr_factor
+        for group, base in zip(self.optimizer.param_groups, self.scheduler.base_lrs, strict=True):
+            group["lr"] = base * self.lr_factor(self.state["update"])
+        self.state["rollbacks"] += 1
+        message = (
+            f"rollback #{self.state['rollbacks']} at update {self.state['update']}: {reason}; "
+            f"restored update {best}, lr scale now {self.lr_factor.scale:.3g}"
+        )
+        log.warning(message)
+        self.metrics.event(self.state["update"], "rollback", message)
+
+    # ---- checkpoints and the loop ------------------------------------------------------------
+    def save(self) -> Path:
+        protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
+        return save_checkpoint(
+            self.run_dir,
+            self.state["update"],
+            self.policy,
+            self.optimizer,
+            self.scheduler,
+            self.state,
+            keep=self.config.checkpoint.keep,
+            protect=protect,
+        )
+
+    def train(self) -> dict[str, float]:
+        """Run until ``updates``; returns the last update's metrics."""
+        cfg = self.config
+        if cfg.bc.enabled and not self.state["bc_done"] and self.state["update"] == 0:
+            from agentgym_train.bc import behaviour_clone
+
+            split = cfg.evaluation.rollback_split
+            before = self.evaluate([split])[f"eval/{split}/success_rate"]
+            bc_metrics = behaviour_clone(self.policy, self.collector(), cfg.bc)
+            bc_metrics["bc/success_before"] = before
+            bc_metrics["bc/success_after"] = self.evaluate([split])[f"eval/{split}/success_rate"]
+            log.info("behaviour cloning: %s", bc_metrics)
+            self.metrics.log(0, bc_metrics)
+            self.state["bc_done"] = True
+        last: dict[str, float] = {}
+        progress = _progress(cfg.updates, self.state["update"], cfg.logging.progress)
+        while self.state["update"] < cfg.updates:
+            last = self.step()
+            update = self.state["update"]
+            progress.update(1)
+            progress.set_postfix(
+                success=f"{last['train/success_rate']:.2f}", ret=f"{last['train/return']:.2f}"
+            )
+            if cfg.evaluation.every and update % cfg.evaluation.every == 0:
+                self._evaluate_and_maybe_rollback()
+            if cfg.checkpoint.every and update % cfg.checkpoint.every == 0:
+                self.save()
+        progress.close()
+        if not (self.run_dir / "checkpoints" / f"update_{self.state['update']:06d}").exists():
+            self.save()
+        self.close()
+        return last
+
+    def close(self) -> None:
+        if self._collector is not None:
+            self._collector.close()
+            self._collector = None
+        self.metrics.close()
+
+
+def _progress(total: int, initial: int, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, disable=not enabled, desc="updates", unit="upd")
+
+
+def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The rows of RUN_DIR/metrics.jsonl."""
+    path = Path(run_dir) / "metrics.jsonl"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found: is {run_dir} a training run directory?")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+__all__ = ["Episode", "Trainer", "WarmupCosine", "base_model_path", "read_metrics"]

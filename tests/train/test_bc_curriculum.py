@@ -1,0 +1,98 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""Behaviour cloning from the oracle or recorded trajectories, curriculum, rollback."""
+
+from __future__ import annotations
+
+from tests.train.conftest import require_train_extra
+
+require_train_extra()
+
+import gymnasium as gym
+import pytest
+import torch
+
+from agentgym_envs.agents import OracleAgent
+from agentgym_envs.wrappers import TrajectoryRecorder
+from agentgym_train.bc import behaviour_clone, examples_from, read_trajectories
+from agentgym_train.config import CurriculumConfig
+from agentgym_train.curriculum import Curriculum
+from agentgym_train.policy import Policy
+from agentgym_train.rollout import RolloutCollector
+from agentgym_train.trainer import Trainer
+from tests.train.conftest import config_for
+
+
+def test_examples_from_recorded_trajectories(tiny_dir, tmp_path):
+    path = tmp_path / "traj.jsonl"
+    env = TrajectoryRecorder(gym.make("AgentGym/Toy-v0", difficulty="medium"), path, True)
+    agent = OracleAgent()
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            done = terminated or truncated
+    env.close()
+    config = config_for(tmp_path / "run", tiny_dir)
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+    collector = RolloutCollector(policy, config.rollout, config.reward, num_envs=1)
+    trajectories = read_trajectories(path)
+    examples = examples_from(collector, trajectories)
+    assert len(examples) == sum(len(t["steps"]) for t in trajectories)
+    tok = policy.tokenizer
+    prompt, completion = examples[1]
+    assert tok.decode(prompt).endswith("Assistant: Action:")
+    assert "Assistant: Action:" in tok.decode(prompt)[:-20]  # step 0 is in the history
+    assert tok.decode(completion) == " " + trajectories[0]["steps"][1]["action"] + "</s>"
+    collector.close()
+
+
+def test_behaviour_cloning_lowers_the_loss(tiny_dir, tmp_path):
+    config = config_for(tmp_path, tiny_dir, "bc.episodes=24", "bc.epochs=3", "bc.batch_size=8")
+    torch.manual_seed(0)
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+    collector = RolloutCollector(policy, config.rollout, config.reward, num_envs=1)
+    metrics = behaviour_clone(policy, collector, config.bc)
+    collector.close()
+    assert metrics["bc/examples"] >= 24
+    assert metrics["bc/loss_last"] < metrics["bc/loss_first"]
+
+
+def test_curriculum_by_update_and_by_success():
+    by_update = Curriculum(
+        CurriculumConfig(mode="by_update", switch_updates=[2, 4]), {"difficulty": "easy"}
+    )
+    seen = []
+    for update in range(1, 6):
+        by_update.observe(update, 0.0)
+        seen.append(by_update.env_kwargs()["difficulty"])
+    assert seen == ["easy", "medium", "medium", "hard", "hard"]
+
+    by_success = Curriculum(CurriculumConfig(mode="by_success", window=2), {"split": "train"})
+    for rate in (0.9, 0.5, 0.85, 0.9):
+        by_success.observe(0, rate)
+    assert by_success.env_kwargs() == {"split": "train", "difficulty": "medium"}
+    restored = Curriculum(CurriculumConfig(mode="by_success", window=2), {})
+    restored.load_state(by_success.state())
+    assert restored.stage == 1
+
+    with pytest.raises(ValueError, match="switch_updates"):
+        Curriculum(CurriculumConfig(mode="by_update", switch_updates=[3]), {})
+
+
+def test_rollback_restores_best_weights_and_lowers_lr(tiny_dir, tmp_path):
+    config = config_for(tmp_path, tiny_dir, "updates=1", "evaluation.rollback=true")
+    trainer = Trainer(config)
+    trainer.train()
+    trainer.state["best_update"], trainer.state["best_eval"] = 1, 1.0
+    best = trainer.policy.trainable_state()
+    with torch.no_grad():
+        for param in trainer.policy.parameters():
+            if param.requires_grad:
+                param.add_(1.0)
+    lr_before = trainer.optimizer.param_groups[0]["lr"]
+    trainer.rollback("test")
+    for name, tensor in trainer.policy.trainable_state().items():
+        assert torch.equal(tensor, best[name]), name
+    assert trainer.optimizer.param_groups[0]["lr"] == pytest.approx(lr_before * 0.5)
+    assert "rollback #1" in (tmp_path / "events.jsonl").read_text()

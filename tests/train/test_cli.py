@@ -1,0 +1,47 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""The agentgym-train command: train, plot, export, config; bad input gives a clear message."""
+
+from __future__ import annotations
+
+from tests.train.conftest import require_train_extra
+
+require_train_extra()
+
+import torch
+
+from agentgym_train.cli import main
+from tests.train.conftest import SYSTEM
+
+
+def test_train_plot_export(tiny_dir, tmp_path, capsys):
+    run = tmp_path / "run"
+    code = main([
+        f"logging.run_dir={run}", f"policy.model={tiny_dir}", "logging.progress=false",
+        "updates=1", "rollout.num_envs=4", "rollout.episodes_per_update=8",
+        "rollout.max_turns=3", "algorithm.ppo_epochs=1", f"rollout.system_template={SYSTEM}",
+        "evaluation.every=1", "evaluation.episodes=4", "algorithm.kl_coef=0.05",
+    ])  # fmt: skip
+    assert code == 0
+    assert "done: 1 updates" in capsys.readouterr().out
+    assert list((run / "tensorboard").iterdir())
+    row = (run / "metrics.jsonl").read_text().splitlines()[0]
+    for key in ("train/success_rate", "loss/kl_ref", "perf/gen_tokens_per_s", "loss/entropy"):
+        assert key in row
+
+    assert main(["plot", str(run)]) == 0
+    assert (run / "plots" / "success.png").stat().st_size > 1000
+
+    out = tmp_path / "exported"
+    assert main(["export", str(run), "--to", str(out)]) == 0
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(out)  # plain HF: no peft, no value head
+    assert not any("lora" in name for name, _ in model.named_parameters())
+    assert isinstance(model(torch.tensor([[5, 6]])).logits, torch.Tensor)
+
+
+def test_config_listing_and_bad_override(capsys):
+    assert main(["config"]) == 0
+    assert "algorithm.clip_range" in capsys.readouterr().out
+    assert main(["algorithm.nope=1"]) == 2
+    assert "valid keys under algorithm" in capsys.readouterr().err

@@ -1,0 +1,66 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""Config: defaults, YAML files, dotted overrides, schedules and helpful errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.train.conftest import require_train_extra
+
+require_train_extra()
+
+from agentgym_train.config import Schedule, describe, load_config
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+@pytest.mark.parametrize("name", ["toy", "webshop", "alfworld", "miniwob"])
+def test_shipped_configs_load(name):
+    config = load_config(CONFIGS / f"{name}.yaml")
+    assert config.rollout.env_id.startswith("AgentGym/")
+    assert config.algorithm.name in ("ppo", "grpo")
+
+
+def test_overrides_parse_yaml_values_and_nested_keys():
+    config = load_config(
+        CONFIGS / "toy.yaml",
+        ["algorithm.lr=5e-4", "evaluation.splits=[valid]", "policy.lora=false",
+         "reward.step_penalty.end=0.5", "reward.step_penalty.updates=10",
+         "rollout.system_template=Say: {action_help}"],
+    )  # fmt: skip
+    assert config.algorithm.lr == 5e-4
+    assert config.evaluation.splits == ["valid"]
+    assert config.policy.lora is False
+    assert config.reward.step_penalty.at(5) == pytest.approx(0.05 + 0.45 / 2)  # toy.yaml: 0.05
+    assert config.rollout.system_template == "Say: {action_help}"
+
+
+def test_schedule_shapes():
+    assert Schedule(1.0).at(100) == 1.0
+    linear = Schedule(1.0, 0.0, 10)
+    assert [linear.at(u) for u in (0, 5, 10, 20)] == [1.0, 0.5, 0.0, 0.0]
+    cosine = Schedule(1.0, 0.0, 10, "cosine")
+    assert cosine.at(5) == pytest.approx(0.5)
+    assert cosine.at(2) > linear.at(2)
+
+
+def test_unknown_key_lists_valid_ones():
+    with pytest.raises(ValueError, match=r"valid keys under algorithm.*clip_range"):
+        load_config(None, ["algorithm.clip=0.1"])
+
+
+def test_bad_choice_and_bad_override():
+    with pytest.raises(ValueError, match="choose one of"):
+        load_config(None, ["algorithm.name=a2c"])
+    with pytest.raises(ValueError, match=r"section\.field=value"):
+        load_config(None, ["algorithm.lr"])
+    with pytest.raises(ValueError, match=r"multiple of algorithm\.group_size"):
+        load_config(None, ["algorithm.name=grpo", "algorithm.group_size=5"])
+
+
+def test_every_field_is_documented():
+    lines = describe()
+    assert len(lines) > 60
+    assert all("#" in line and not line.rstrip().endswith("#") for line in lines)

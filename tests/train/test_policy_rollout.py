@@ -1,0 +1,106 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""Tiny offline model, shared-prompt scoring, and lock-step rollouts on Toy."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.train.conftest import require_train_extra
+
+require_train_extra()
+
+import torch
+
+from agentgym_train.policy import Policy
+from agentgym_train.rollout import Job, RolloutCollector
+from tests.train.conftest import config_for
+
+
+@pytest.fixture(scope="module")
+def policy(tiny_dir, tmp_path_factory):
+    config = config_for(tmp_path_factory.mktemp("run"), tiny_dir)
+    torch.manual_seed(0)
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"))
+    with torch.no_grad():  # make the adapters matter, so reference != policy
+        for name, param in policy.named_parameters():
+            if "lora_B" in name:
+                param.normal_(0, 0.05)
+    return policy
+
+
+def test_tiny_model_round_trips(tiny_dir):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_dir)
+    model = AutoModelForCausalLM.from_pretrained(tiny_dir)
+    assert model.config.hidden_size == 64 and model.config.num_hidden_layers == 2
+    text = "Task: Go to the red room."
+    assert tokenizer.decode(tokenizer(text).input_ids) == text
+    assert len(tokenizer(" go to red room").input_ids) <= 5  # env words are single tokens
+
+
+def test_shared_prompt_scoring_matches_full_sequences(policy):
+    prompts = [[5, 6, 7, 8], [9, 10], [11, 12, 13]]
+    groups = [[[20, 21, 2], [22, 2]], [[23, 24, 25, 2]], [[26, 2], [27, 28, 2], [29, 2]]]
+    shared = policy.score_candidates(prompts, groups)
+    flat_prompts = [p for p, g in zip(prompts, groups, strict=True) for _ in g]
+    flat = policy.evaluate(flat_prompts, [c for g in groups for c in g])
+    assert torch.allclose(shared.token_logprobs, flat.token_logprobs, atol=1e-5)
+    assert torch.allclose(shared.values, flat.values[[0, 2, 3]], atol=1e-6)
+
+
+def test_reference_is_the_model_without_adapters(policy):
+    stats = policy.evaluate([[5, 6, 7]], [[8, 9]], values=False)
+    with policy.reference() as ref:
+        ref_stats = policy.evaluate([[5, 6, 7]], [[8, 9]], values=False, lm=ref)
+    assert not torch.allclose(stats.token_logprobs, ref_stats.token_logprobs)
+
+
+def test_score_mode_rollout_records_choices(policy, tiny_dir, tmp_path):
+    config = config_for(tmp_path, tiny_dir)
+    collector = RolloutCollector(policy, config.rollout, config.reward)
+    torch.manual_seed(0)
+    episodes = collector.collect([Job(i) for i in range(6)], temperature=1.0, with_reference=True)
+    collector.close()
+    assert [e.seed for e in episodes] == list(range(6))
+    for episode in episodes:
+        assert 1 <= len(episode.steps) <= config.rollout.max_turns
+        for step in episode.steps:
+            assert step.candidates is not None and step.completion_ids in step.candidates
+            assert step.old_logprob <= 0 and len(step.ref_logprobs) == len(step.candidates)
+            assert not step.invalid  # score mode only plays admissible actions
+        if episode.success:
+            assert episode.steps[-1].env_reward == 1.0
+
+
+def test_generate_mode_penalises_invalid_actions(policy, tiny_dir, tmp_path):
+    config = config_for(
+        tmp_path, tiny_dir, "rollout.action_mode=generate", "rollout.max_new_tokens=6",
+        "reward.invalid_action_penalty=0.5", "reward.long_action_penalty=0.25",
+    )  # fmt: skip
+    collector = RolloutCollector(policy, config.rollout, config.reward)
+    torch.manual_seed(0)
+    episodes = collector.collect([Job(i) for i in range(4)], temperature=1.0)
+    collector.close()
+    steps = [s for e in episodes for s in e.steps]
+    assert steps
+    for step in steps:
+        # only the policy's tokens are trained on: one log-prob per generated token
+        assert len(step.token_logprobs) == len(step.completion_ids) <= 6
+        expected = step.env_reward - 0.5 * step.invalid - 0.25 * step.hit_token_limit
+        assert step.reward == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("algorithm", ["ppo", "grpo"])
+def test_generate_mode_update_runs_with_kl(tiny_dir, tmp_path, algorithm):
+    from agentgym_train.trainer import Trainer
+
+    config = config_for(
+        tmp_path, tiny_dir, "updates=1", "rollout.action_mode=generate",
+        "rollout.max_new_tokens=5", "algorithm.kl_coef=0.1", f"algorithm.name={algorithm}",
+        "checkpoint.every=0", "rollout.episodes_per_update=8", "rollout.max_turns=2",
+    )  # fmt: skip
+    metrics = Trainer(config).train()
+    assert metrics["loss/kl_ref"] >= 0.0
+    assert all(v == v for v in metrics.values())  # no NaN
+    assert ("loss/value_loss" in metrics) == (algorithm == "ppo")

@@ -27,15 +27,13 @@ from typing import Any
 from agentgym_envs.alfworld.generator import GENERATOR_VERSION, GenerationError, generate
 from agentgym_envs.alfworld.household import Household
 from agentgym_envs.alfworld.pddl_writer import game_json
+from agentgym_envs.core.cache import cache_home
 
 MAX_ATTEMPTS = 200
 
 
 def cache_root() -> Path:
-    base = os.environ.get("AGENTGYM_CACHE") or os.path.join(
-        os.path.expanduser("~"), ".cache", "agentgym"
-    )
-    return Path(base) / "alfworld" / f"v{GENERATOR_VERSION}"
+    return cache_home() / "alfworld" / f"v{GENERATOR_VERSION}"
 
 
 @dataclass

@@ -31,7 +31,6 @@ options per product; 43% of attribute phrases also appear in the searchable text
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import mmap
@@ -44,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agentgym_envs.core.cache import build_lock, cache_home
 from agentgym_envs.webshop.schema import Goal, Product
 
 GENERATOR_VERSION = "wsgen1"
@@ -67,8 +67,7 @@ class CatalogError(RuntimeError):
 
 def cache_root() -> Path:
     """``$AGENTGYM_CACHE/webshop`` or ``~/.cache/agentgym/webshop``."""
-    base = os.environ.get("AGENTGYM_CACHE") or Path.home() / ".cache" / "agentgym"
-    return Path(base) / "webshop"
+    return cache_home() / "webshop"
 
 
 def product_to_row(product: Product) -> list:
@@ -269,20 +268,9 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(staging, path)
 
 
-@contextlib.contextmanager
-def _build_lock(directory: Path) -> Iterator[None]:
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.with_name(directory.name + ".lock"), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def build_directory(directory: Path, fill: Callable[[CatalogWriter], None]) -> None:
     """Build a catalog into ``directory`` atomically (staging dir + rename) unless it is intact."""
-    with _build_lock(directory):
+    with build_lock(directory):
         if directory.exists() and check_complete(directory) is None:
             return
         staging = directory.with_name(f"{directory.name}.tmp-{os.getpid()}")

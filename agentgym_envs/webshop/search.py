@@ -26,11 +26,12 @@ import re
 import shutil
 import threading
 from array import array
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
+
+from agentgym_envs.core.cache import build_lock
 
 K1 = 0.9
 B = 0.4
@@ -244,23 +245,6 @@ def _replace_directory(staging: Path, directory: Path) -> None:
             raise
 
 
-@contextmanager
-def _build_lock(directory: Path) -> Iterator[None]:
-    """An exclusive inter-process lock next to ``directory`` (a no-op where fcntl is missing)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.with_name(directory.name + ".lock"), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 # ---------------------------------------------------------------------- shared, per-process
 _ENGINES: dict[Path, SearchEngine] = {}
 _ENGINES_LOCK = threading.Lock()
@@ -279,7 +263,7 @@ def shared_engine(
         if engine is None:
             engine = _try_load(directory)
             if engine is None:
-                with _build_lock(directory):  # parallel processes build once
+                with build_lock(directory):  # parallel processes build once
                     engine = _try_load(directory)
                     if engine is None:
                         engine = SearchEngine.build(texts(), directory, show_progress=show_progress)

@@ -97,9 +97,11 @@ KEYS_OFFERED = ('press "Enter"', 'press "Tab"')
 
 
 def admissible_actions(nodes: Sequence[Node]) -> list[str]:
-    """The enumerable actions on this snapshot (typing is open-ended and not listed)."""
-    actions = [f"click [{i}]" for i in node_ids(nodes)]
-    for node in select_nodes(nodes):
+    """The enumerable actions on this snapshot (typing is open-ended and not listed); disabled
+    elements refuse clicks and selections, so they are left out."""
+    enabled = [n for n in nodes if not n.get("disabled")]
+    actions = [f"click [{i}]" for i in node_ids(enabled)]
+    for node in select_nodes(enabled):
         actions += [f"select [{node['id']}] {quote(o)}" for o in node.get("options", [])]
     for element in scrollable_ids(nodes):
         actions += [f"scroll [{element}] {where}" for where in ("up", "down", "top", "bottom")]

@@ -164,3 +164,18 @@ def test_browser_tests_skip_cleanly_without_chromium():
     assert result.returncode == 0, result.stdout[-3000:]
     assert "passed" not in result.stdout.splitlines()[-1]
     assert "AGENTGYM_CHROMIUM" in result.stdout and "skipped" in result.stdout
+
+
+def test_disabled_elements_are_not_admissible():
+    from agentgym_envs.miniwob.dom_text import admissible_actions
+
+    nodes = [
+        {"id": 1, "tag": "button", "text": "Submit", "disabled": True},
+        {"id": 2, "tag": "input", "type": "checkbox"},
+        {"id": 3, "tag": "select", "options": ["a", "b"], "disabled": True},
+        {"id": 4, "tag": "select", "options": ["x"]},
+    ]
+    actions = admissible_actions(nodes)
+    assert "click [1]" not in actions and "click [2]" in actions
+    assert not any(a.startswith("select [3]") for a in actions)
+    assert 'select [4] "x"' in actions

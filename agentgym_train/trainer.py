@@ -58,6 +58,10 @@ def pick_device(name: str) -> torch.device:
 
 def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
     """The base model directory; 'tiny' is built (once) into RUN_DIR/base_model."""
+    if config.policy.model == "smollm2-135m-instruct":  # converted once into the cache
+        from agentgym_train.smollm import smollm2_path
+
+        return smollm2_path()
     if config.policy.model != "tiny":
         return Path(config.policy.model)
     import gymnasium as gym

@@ -11,6 +11,12 @@ def email_inbox(view: View) -> str | None:
     task, sender, extra = _email_goal(view)
     if task is None:
         return None
+    # The client animates between views: when the snapshot does not show the target yet, wait a
+    # moment ("noop" re-reads the page) instead of giving up.
+    return _email_move(view, task, sender, extra) or "noop"
+
+
+def _email_move(view: View, task: str, sender: str, extra: str) -> str | None:
     in_email = view.js("() => $('#email').is(':visible')")
     if not in_email:
         reply_open = view.js("() => $('#reply').is(':visible') || $('#forward').is(':visible')")

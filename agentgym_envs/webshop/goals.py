@@ -148,19 +148,8 @@ def make_goal(
         options = {g: rng.choice(v) for g, v in product.options.items() if v}
         bound = tight_price_bound(product.price)
     noun = title_noun(product) if rng.random() < TITLE_NOUN_SHARE else product.query
-    return Goal(
-        goal_id=goal_id,
-        asin=product.asin,
-        instruction=instructions.render(noun, chosen, options, bound, style, rng),
-        query=product.query,
-        category=product.category,
-        product_category=product.product_category,
-        title=product.title,
-        type_nouns=product.type_nouns,
-        attributes=tuple(chosen),
-        options=options,
-        price_upper=bound,
-    )
+    instruction = instructions.render(noun, chosen, options, bound, style, rng)
+    return Goal.for_product(product, goal_id, instruction, chosen, options, bound)
 
 
 # ------------------------------------------------------------------------------- selection

@@ -178,21 +178,9 @@ def make_goals(product: Product, human: list[dict] | None, synthetic: dict | Non
             text = text + "".join(f", {g}: {v}" for g, v in options.items())
         bound = original_price_bound(product.price, rng)
         price_text = f", and price lower than {bound:.2f} dollars" if bound is not None else ""
-        goals.append(
-            Goal(
-                goal_id=f"{product.asin}-{number}",
-                asin=product.asin,
-                instruction=text.strip(".") + price_text,
-                query=product.query,
-                category=product.category,
-                product_category=product.product_category,
-                title=product.title,
-                type_nouns=product.type_nouns,
-                attributes=tuple(attributes),
-                options=options,
-                price_upper=bound,
-            )
-        )
+        instruction = text.strip(".") + price_text
+        goal_id = f"{product.asin}-{number}"
+        goals.append(Goal.for_product(product, goal_id, instruction, attributes, options, bound))
     return goals
 
 

@@ -6,6 +6,7 @@ Field meanings follow the original WebShop (Yao et al. 2022), re-derived from it
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -45,3 +46,28 @@ class Goal:
     attributes: tuple[str, ...]  # attributes the instruction asks for
     options: dict[str, str]  # option group -> wanted value, e.g. {"color": "navy blue"}
     price_upper: float | None  # None: no price constraint
+
+    @classmethod
+    def for_product(
+        cls,
+        product: Product,
+        goal_id: str,
+        instruction: str,
+        attributes: Iterable[str],
+        options: Mapping[str, str],
+        price_upper: float | None,
+    ) -> Goal:
+        """A goal whose target is ``product``: the type fields come from the product itself."""
+        return cls(
+            goal_id=goal_id,
+            asin=product.asin,
+            instruction=instruction,
+            query=product.query,
+            category=product.category,
+            product_category=product.product_category,
+            title=product.title,
+            type_nouns=product.type_nouns,
+            attributes=tuple(attributes),
+            options=dict(options),
+            price_upper=price_upper,
+        )

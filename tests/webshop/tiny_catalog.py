@@ -88,19 +88,7 @@ class TinyCatalog:
 
 
 def _goal(goal_id: str, product: Product, instruction: str, attributes, options, price_upper):
-    return Goal(
-        goal_id=goal_id,
-        asin=product.asin,
-        instruction=instruction,
-        query=product.query,
-        category=product.category,
-        product_category=product.product_category,
-        title=product.title,
-        type_nouns=product.type_nouns,
-        attributes=tuple(attributes),
-        options=dict(options),
-        price_upper=price_upper,
-    )
+    return Goal.for_product(product, goal_id, instruction, attributes, options, price_upper)
 
 
 GOALS: list[Goal] = [

@@ -46,25 +46,46 @@ def assign_ppo_advantages(episodes: Sequence[Episode], gamma: float, lam: float)
             step.advantage, step.ret = adv, ret
 
 
-def assign_grpo_advantages(episodes: Sequence[Episode]) -> None:
-    """Each turn gets its episode's return, normalised by the mean and std of its group."""
+def assign_grpo_advantages(episodes: Sequence[Episode], scale: str = "group") -> None:
+    """Each turn gets its episode's return minus its group's mean return, divided by a scale.
+
+    ``scale``: ``group`` divides by the group's std (GRPO as published), ``batch`` by the std of
+    all centred returns of the batch (Dr. GRPO's observation: a per-group std turns tiny
+    differences, e.g. one step penalty, into ±1), ``none`` keeps the raw difference. A group whose
+    returns are all equal gets advantage 0 under every scale: no signal, no push.
+    """
     groups: dict[int, list[Episode]] = defaultdict(list)
     for episode in episodes:
         groups[episode.group].append(episode)
+    centred: list[tuple[Episode, float]] = []
     for members in groups.values():
         returns = np.array([e.shaped_return for e in members], dtype=np.float64)
-        std = returns.std()
-        normed = (returns - returns.mean()) / (std + 1e-6) if std > 1e-8 else returns * 0.0
-        for episode, adv in zip(members, normed, strict=True):
-            for step in episode.steps:
-                step.advantage, step.ret = float(adv), float(episode.shaped_return)
+        diffs = returns - returns.mean()
+        if scale == "group":
+            std = returns.std()
+            diffs = diffs / (std + 1e-6) if std > 1e-8 else diffs * 0.0
+        centred.extend(zip(members, diffs.tolist(), strict=True))
+    if scale == "batch":
+        std = float(np.std([d for _, d in centred])) if centred else 0.0
+        centred = [(e, d / std if std > 1e-8 else 0.0) for e, d in centred]
+    elif scale not in ("group", "none"):
+        raise ValueError(f"unknown GRPO advantage scale {scale!r}; use group, batch or none")
+    for episode, adv in centred:
+        for step in episode.steps:
+            step.advantage, step.ret = float(adv), float(episode.shaped_return)
 
 
-def normalise_advantages(steps: Sequence[Step]) -> None:
+def normalise_advantages(steps: Sequence[Step], centre: bool = True) -> None:
+    """Scale advantages to unit std over the batch; ``centre`` also subtracts their mean.
+
+    GRPO passes ``centre=False``: its advantages are already centred per group, and subtracting
+    the batch mean would push the all-equal groups, which carry no signal.
+    """
     values = np.array([s.advantage for s in steps], dtype=np.float64)
     if len(values) < 2 or values.std() < 1e-8:
         return
-    normed = (values - values.mean()) / (values.std() + 1e-8)
+    shift = values.mean() if centre else 0.0
+    normed = (values - shift) / (values.std() + 1e-8)
     for step, value in zip(steps, normed, strict=True):
         step.advantage = float(value)
 

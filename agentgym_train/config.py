@@ -99,7 +99,12 @@ class AlgorithmConfig:
     ppo_epochs: int = opt(4, "passes over each rollout batch")
     minibatch_size: int = opt(64, "turns per optimiser step")
     group_size: int = opt(8, "GRPO: rollouts per task (same task id and seed)")
-    normalize_advantages: bool = opt(True, "normalise advantages over each batch")
+    grpo_scale: str = opt(
+        "group", "GRPO: divide group-centred returns by the group std | the batch std | none"
+    )
+    normalize_advantages: bool = opt(
+        True, "normalise advantages over each batch (GRPO: scale only, groups stay centred)"
+    )
 
 
 @dataclass
@@ -208,6 +213,7 @@ class TrainConfig:
         """Raise a ValueError naming the field for a choice outside its allowed values."""
         choices = {
             "algorithm.name": (self.algorithm.name, ("ppo", "grpo")),
+            "algorithm.grpo_scale": (self.algorithm.grpo_scale, ("group", "batch", "none")),
             "rollout.action_mode": (self.rollout.action_mode, ("generate", "score")),
             "rollout.score_reduction": (self.rollout.score_reduction, ("sum", "mean")),
             "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),

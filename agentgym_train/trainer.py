@@ -185,14 +185,14 @@ class Trainer:
         )
         rollout_seconds = time.perf_counter() - started
         if cfg.algorithm.name == "grpo":
-            algorithms.assign_grpo_advantages(episodes)
+            algorithms.assign_grpo_advantages(episodes, cfg.algorithm.grpo_scale)
         else:
             algorithms.assign_ppo_advantages(
                 episodes, cfg.algorithm.gamma, cfg.algorithm.gae_lambda
             )
         steps = [s for e in episodes for s in e.steps]
         if cfg.algorithm.normalize_advantages:
-            algorithms.normalise_advantages(steps)
+            algorithms.normalise_advantages(steps, centre=cfg.algorithm.name != "grpo")
         started = time.perf_counter()
         learned = self.learner.update(steps, random.Random(cfg.seed * 1_000_003 + update))
         update_seconds = time.perf_counter() - started

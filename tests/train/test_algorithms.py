@@ -67,3 +67,33 @@ def test_clipped_objective():
     # positive advantage: gain capped at 1.2; negative advantage: the larger ratio counts
     assert loss.tolist() == pytest.approx([-1.2, -0.5, 1.1, 1.5])
     assert clipped.tolist() == [True, True, False, True]
+
+
+def test_grpo_batch_scale_divides_centred_returns_by_their_batch_std():
+    # group 0 returns (1, 0): centred (0.5, -0.5); group 1 (0.95, 1.0): (-0.025, 0.025)
+    # batch std of (0.5, -0.5, -0.025, 0.025) = sqrt((0.25 * 2 + 0.000625 * 2) / 4) = 0.35399...
+    episodes = [
+        Episode(seed=g, group=g, steps=[_step(r)])
+        for g, returns in enumerate([(1.0, 0.0), (0.95, 1.0)])
+        for r in returns
+    ]
+    assign_grpo_advantages(episodes, scale="batch")
+    std = ((0.25 * 2 + 0.000625 * 2) / 4) ** 0.5
+    got = [e.steps[0].advantage for e in episodes]
+    assert got == pytest.approx([0.5 / std, -0.5 / std, -0.025 / std, 0.025 / std])
+    # per-group std would have made the one-step-penalty gap as large as success vs failure:
+    assign_grpo_advantages(episodes, scale="group")
+    assert [e.steps[0].advantage for e in episodes] == pytest.approx([1, -1, -1, 1], abs=1e-4)
+    assign_grpo_advantages(episodes, scale="none")
+    assert [e.steps[0].advantage for e in episodes] == pytest.approx([0.5, -0.5, -0.025, 0.025])
+    with pytest.raises(ValueError, match="group, batch or none"):
+        assign_grpo_advantages(episodes, scale="rank")
+
+
+def test_normalise_without_centring_keeps_zero_advantages_zero():
+    steps = [_step() for _ in range(4)]
+    for step, adv in zip(steps, (0.0, 0.0, 2.0, -1.0), strict=True):
+        step.advantage = adv
+    normalise_advantages(steps, centre=False)
+    std = float(torch.tensor([0.0, 0.0, 2.0, -1.0]).std(unbiased=False))
+    assert [s.advantage for s in steps] == pytest.approx([0.0, 0.0, 2.0 / std, -1.0 / std])

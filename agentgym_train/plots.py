@@ -9,6 +9,8 @@ FIGURES = (
     ("success.png", "Success rate", ("train/success_rate", "eval/valid/success_rate",
                                       "eval/ood/success_rate", "bc/success_before",
                                       "bc/success_after")),
+    ("score.png", "Mean score (env score at episode end)", ("train/score", "eval/valid/score",
+                                                           "eval/ood/score")),
     ("return.png", "Return", ("train/return", "train/return_min", "train/return_max")),
     ("episode.png", "Episode", ("train/episode_length", "train/invalid_action_rate",
                                 "train/action_diversity")),

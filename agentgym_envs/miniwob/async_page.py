@@ -18,16 +18,16 @@ from agentgym_envs.miniwob.page import (
     CLICK_TIMEOUT_MS,
     FILL_INPUT_TYPES,
     LOAD_TIMEOUT_MS,
-    NEVER_TYPED_TAGS,
     NOOP_SECONDS,
-    TEXT_INPUT_TYPES,
     BrowserCrashed,
     EpisodeState,
     Instruction,
     _is_crash,
+    check_clickable,
     match_options,
     target_error,
     to_input_value,
+    type_target,
 )
 from agentgym_envs.miniwob.tasks import task_url
 
@@ -134,8 +134,7 @@ class AsyncMiniWoBPage:
         return f'[data-agid="{element}"][data-agep="{episode}"]'
 
     async def _click(self, element: int, target: dict[str, Any]) -> None:
-        if target["tag"] == "option":
-            raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
+        check_clickable(element, target)
         if target["reachable"]:
             await self._page.mouse.click(target["x"], target["y"])
             return
@@ -147,12 +146,7 @@ class AsyncMiniWoBPage:
             await self._page.evaluate(page_js.JS_CLICK, element)
 
     async def _type(self, action: Action, target: dict[str, Any]) -> None:
-        kind = target["type"].lower() if target["tag"] == "input" else ""
-        is_text = (target["tag"] == "input" and kind in TEXT_INPUT_TYPES | FILL_INPUT_TYPES) or (
-            target["tag"] == "textarea" or target["editable"]
-        )
-        if not is_text and target["tag"] in NEVER_TYPED_TAGS:
-            raise ActionError(f"element [{action.element}] is not a text field")
+        kind, is_text = type_target(action.element, target)
         if kind in FILL_INPUT_TYPES:
             text = to_input_value(kind, action.text)
             locator = self._page.locator(await self._selector(action.element))

@@ -104,6 +104,23 @@ def match_options(element: int, wanted: list[str], labels: list[str], multiple: 
     return found
 
 
+def type_target(element: int, target: dict[str, Any]) -> tuple[str, bool]:
+    """``(input type, is a text field)`` of a ``type`` action's target, or an ActionError when
+    the element can never take text. Shared by the sync and async pages."""
+    kind = target["type"].lower() if target["tag"] == "input" else ""
+    is_text = (target["tag"] == "input" and kind in TEXT_INPUT_TYPES | FILL_INPUT_TYPES) or (
+        target["tag"] == "textarea" or target["editable"]
+    )
+    if not is_text and target["tag"] in NEVER_TYPED_TAGS:
+        raise ActionError(f"element [{element}] is not a text field")
+    return kind, is_text
+
+
+def check_clickable(element: int, target: dict[str, Any]) -> None:
+    if target["tag"] == "option":
+        raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
+
+
 def to_input_value(kind: str, text: str) -> str:
     """Accept the human forms MiniWoB asks for in date/time fields (12/31/2016, 3:46 PM)."""
     text = text.strip()
@@ -249,8 +266,7 @@ class MiniWoBPage:
         return target
 
     def _click(self, element: int, target: dict[str, Any]) -> None:
-        if target["tag"] == "option":
-            raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
+        check_clickable(element, target)
         if target["reachable"]:
             self._page.mouse.click(target["x"], target["y"])
             return
@@ -263,12 +279,7 @@ class MiniWoBPage:
             self._page.evaluate(page_js.JS_CLICK, element)
 
     def _type(self, action: Action, target: dict[str, Any]) -> None:
-        kind = target["type"].lower() if target["tag"] == "input" else ""
-        is_text = (target["tag"] == "input" and kind in TEXT_INPUT_TYPES | FILL_INPUT_TYPES) or (
-            target["tag"] == "textarea" or target["editable"]
-        )
-        if not is_text and target["tag"] in NEVER_TYPED_TAGS:
-            raise ActionError(f"element [{action.element}] is not a text field")
+        kind, is_text = type_target(action.element, target)
         if kind in FILL_INPUT_TYPES:
             text = to_input_value(kind, action.text)
             try:

@@ -12,14 +12,16 @@ entropy and KL are those of that categorical distribution.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import torch
 
 from agentgym_train.config import AlgorithmConfig
+from agentgym_train.distributed import DataParallel
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Episode, Step, candidate_scores, choice_logprobs
 
@@ -46,13 +48,42 @@ def assign_ppo_advantages(episodes: Sequence[Episode], gamma: float, lam: float)
             step.advantage, step.ret = adv, ret
 
 
-def assign_grpo_advantages(episodes: Sequence[Episode], scale: str = "group") -> None:
+#: element-wise sum of a float vector over all processes (``DataParallel.sum_floats``)
+SumAcross = Callable[[np.ndarray], np.ndarray]
+
+
+def batch_mean_std(values: np.ndarray, sum_across: SumAcross | None = None):
+    """Mean, population std and count of ``values`` over the whole batch.
+
+    Without ``sum_across`` this is numpy's ``mean``/``std`` of the local values (the
+    single-process numbers). With it, the batch is spread over processes: two all-reduces (sum and
+    count, then squared deviations from the global mean) give every rank the statistics of the
+    concatenated batch.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if sum_across is None:
+        if len(values) == 0:
+            return 0.0, 0.0, 0
+        return float(values.mean()), float(values.std()), len(values)
+    total, count = sum_across(np.array([values.sum(), len(values)], dtype=np.float64))
+    if count == 0:
+        return 0.0, 0.0, 0
+    mean = float(total / count)
+    (squares,) = sum_across(np.array([((values - mean) ** 2).sum()], dtype=np.float64))
+    return mean, math.sqrt(float(squares) / count), int(count)
+
+
+def assign_grpo_advantages(
+    episodes: Sequence[Episode], scale: str = "group", sum_across: SumAcross | None = None
+) -> None:
     """Each turn gets its episode's return minus its group's mean return, divided by a scale.
 
     ``scale``: ``group`` divides by the group's std (GRPO as published), ``batch`` by the std of
     all centred returns of the batch (Dr. GRPO's observation: a per-group std turns tiny
     differences, e.g. one step penalty, into ±1), ``none`` keeps the raw difference. A group whose
     returns are all equal gets advantage 0 under every scale: no signal, no push.
+    ``sum_across`` makes the ``batch`` std global when the batch is spread over processes (whole
+    groups per process, so the group statistics are local).
     """
     groups: dict[int, list[Episode]] = defaultdict(list)
     for episode in episodes:
@@ -66,7 +97,7 @@ def assign_grpo_advantages(episodes: Sequence[Episode], scale: str = "group") ->
             diffs = diffs / (std + 1e-6) if std > 1e-8 else diffs * 0.0
         centred.extend(zip(members, diffs.tolist(), strict=True))
     if scale == "batch":
-        std = float(np.std([d for _, d in centred])) if centred else 0.0
+        _, std, _ = batch_mean_std(np.array([d for _, d in centred]), sum_across)
         centred = [(e, d / std if std > 1e-8 else 0.0) for e, d in centred]
     elif scale not in ("group", "none"):
         raise ValueError(f"unknown GRPO advantage scale {scale!r}; use group, batch or none")
@@ -75,55 +106,98 @@ def assign_grpo_advantages(episodes: Sequence[Episode], scale: str = "group") ->
             step.advantage, step.ret = float(adv), float(episode.shaped_return)
 
 
-def normalise_advantages(steps: Sequence[Step], centre: bool = True) -> None:
+def normalise_advantages(
+    steps: Sequence[Step], centre: bool = True, sum_across: SumAcross | None = None
+) -> None:
     """Scale advantages to unit std over the batch; ``centre`` also subtracts their mean.
 
     GRPO passes ``centre=False``: its advantages are already centred per group, and subtracting
-    the batch mean would push the all-equal groups, which carry no signal.
+    the batch mean would push the all-equal groups, which carry no signal. ``sum_across`` takes
+    the statistics over every process's steps (see ``batch_mean_std``).
     """
     values = np.array([s.advantage for s in steps], dtype=np.float64)
-    if len(values) < 2 or values.std() < 1e-8:
+    mean, std, count = batch_mean_std(values, sum_across)
+    if count < 2 or std < 1e-8:
         return
-    shift = values.mean() if centre else 0.0
-    normed = (values - shift) / (values.std() + 1e-8)
+    shift = mean if centre else 0.0
+    normed = (values - shift) / (std + 1e-8)
     for step, value in zip(steps, normed, strict=True):
         step.advantage = float(value)
 
 
 class Learner:
-    """Runs the PPO/GRPO epochs over a batch of turns with one optimizer."""
+    """Runs the PPO/GRPO epochs over a batch of turns with one optimizer.
 
-    def __init__(self, policy: Policy, optimizer, config: AlgorithmConfig, mode: str, reduction):
+    Data-parallel (``parallel`` spans several processes): each rank holds its own turns, the ranks
+    agree on the number of minibatches per epoch (the largest local count, so every rank takes the
+    same optimizer steps), weight each rank's loss by its share of the step's turns and average
+    gradients before clipping, so a step's gradient is that of the mean over all ranks' turns.
+    ``minibatch_size`` is per process.
+    """
+
+    def __init__(
+        self,
+        policy: Policy,
+        optimizer,
+        config: AlgorithmConfig,
+        mode: str,
+        reduction,
+        parallel: DataParallel | None = None,
+    ):
         self.policy = policy
         self.optimizer = optimizer
         self.config = config
         self.mode = mode
         self.reduction = reduction
+        self.parallel = parallel or DataParallel()
+
+    def _minibatches(self, order: list[int]) -> tuple[list[list[int]], list[float]]:
+        """This rank's minibatches (padded with empty ones to the agreed count) and each
+        step's total number of turns over all ranks."""
+        size = self.config.minibatch_size
+        chunks = [order[start : start + size] for start in range(0, len(order), size)]
+        if not self.parallel.is_distributed:
+            return chunks, [float(len(c)) for c in chunks]
+        count = self.parallel.max_int(len(chunks))
+        chunks += [[] for _ in range(count - len(chunks))]
+        return chunks, self.parallel.sum_floats(len(c) for c in chunks).tolist()
 
     def update(self, steps: list[Step], rng: random.Random) -> dict[str, float]:
         cfg = self.config
+        parallel = self.parallel
         use_kl = cfg.kl_coef > 0 and steps and steps[0].ref_logprobs is not None
         metrics: dict[str, list[float]] = defaultdict(list)
         tokens = 0
+        params = [p for p in self.policy.parameters() if p.requires_grad]
         self.policy.train()
         for _ in range(cfg.ppo_epochs):
             order = list(range(len(steps)))
             rng.shuffle(order)
-            for start in range(0, len(order), cfg.minibatch_size):
-                batch = [steps[i] for i in order[start : start + cfg.minibatch_size]]
-                loss, parts, n_tokens = self._loss(batch, use_kl)
-                self.optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                params = [p for p in self.policy.parameters() if p.requires_grad]
+            chunks, totals = self._minibatches(order)
+            for chunk, total in zip(chunks, totals, strict=True):
+                batch = [steps[i] for i in chunk]
+                parts: dict[str, float] = {}
+                if batch:
+                    loss, parts, n_tokens = self._loss(batch, use_kl)
+                    if parallel.is_distributed:  # mean over all ranks' turns after averaging
+                        loss = loss * (len(batch) * parallel.world_size / total)
+                    self.optimizer.zero_grad(set_to_none=True)
+                    loss.backward()
+                    tokens += n_tokens
+                else:  # nothing left on this rank: zero gradient, same collectives
+                    self.optimizer.zero_grad(set_to_none=True)
+                parallel.mean_gradients(params)
                 grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
                 self.optimizer.step()
-                tokens += n_tokens
-                parts["grad_norm"] = float(grad_norm)
+                if batch:
+                    parts["grad_norm"] = float(grad_norm)
                 for key, value in parts.items():
                     metrics[key].append(value)
         self.policy.eval()
         out = {key: float(np.mean(values)) for key, values in metrics.items()}
         out["train_tokens"] = float(tokens)
+        if parallel.is_distributed:
+            out = _merge_rank_metrics(parallel.gather([out]))
         return out
 
     # ---- losses ------------------------------------------------------------------------------
@@ -231,6 +305,18 @@ def clipped_objective(ratio: torch.Tensor, adv: torch.Tensor, clip: float):
     return -torch.minimum(unclipped, clipped), (ratio - 1).abs() > clip
 
 
+def _merge_rank_metrics(per_rank: list[dict[str, float]]) -> dict[str, float]:
+    """One metrics dict for all ranks: means of each rank's means, tokens summed."""
+    keys = list(dict.fromkeys(key for metrics in per_rank for key in metrics))
+    out = {
+        key: float(np.mean([m[key] for m in per_rank if key in m]))
+        for key in keys
+        if key != "train_tokens"
+    }
+    out["train_tokens"] = float(sum(m.get("train_tokens", 0.0) for m in per_rank))
+    return out
+
+
 def per_turn_mean(values: torch.Tensor, owner: torch.Tensor, turns: int) -> torch.Tensor:
     sums = torch.zeros(turns, device=values.device).index_add(0, owner, values.float())
     counts = torch.zeros(turns, device=values.device).index_add(
@@ -243,6 +329,7 @@ __all__ = [
     "Learner",
     "assign_grpo_advantages",
     "assign_ppo_advantages",
+    "batch_mean_std",
     "clipped_objective",
     "gae",
     "normalise_advantages",

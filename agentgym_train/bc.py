@@ -6,6 +6,11 @@ prompts RL will show it. Trajectories may come from the env's oracle (``info["ex
 or from any JSONL file written by ``agentgym_envs.wrappers.TrajectoryRecorder``.
 A small loop of our own is used rather than TRL's ``SFTTrainer``: the policy already computes
 masked completion log-probs, and this keeps LoRA, value head and prompts identical to RL.
+
+Data-parallel runs: every rank builds the same examples (the oracle is cheap and deterministic)
+and the same shuffled batches; each rank computes the loss on its share of every batch, weighted
+by its share of the batch's tokens, and gradients are averaged, so each step is the single-process
+step up to float summation order, with 1/N of the compute per rank.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import torch
 
 from agentgym_envs.wrappers.prompt import Turn
 from agentgym_train.config import BCConfig
+from agentgym_train.distributed import DataParallel
 from agentgym_train.rollout import ACTION_PREFIX, Episode, RolloutCollector
 
 Example = tuple[list[int], list[int]]
@@ -79,8 +85,15 @@ def examples_from(collector: RolloutCollector, trajectories: list[dict]) -> list
     return examples
 
 
-def fine_tune(policy, examples: list[Example], config: BCConfig, seed: int = 0) -> dict:
+def fine_tune(
+    policy,
+    examples: list[Example],
+    config: BCConfig,
+    seed: int = 0,
+    parallel: DataParallel | None = None,
+) -> dict:
     """Minimise the completion tokens' negative log-likelihood; returns first/last losses."""
+    parallel = parallel or DataParallel()
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr)
     rng = random.Random(seed)
@@ -91,13 +104,25 @@ def fine_tune(policy, examples: list[Example], config: BCConfig, seed: int = 0) 
         rng.shuffle(order)
         for start in range(0, len(order), config.batch_size):
             batch = [examples[i] for i in order[start : start + config.batch_size]]
-            stats = policy.evaluate([b[0] for b in batch], [b[1] for b in batch], values=False)
-            loss = -stats.token_logprobs.mean()
+            mine = parallel.shard(batch)
             optimizer.zero_grad(set_to_none=True)
-            loss.backward()
+            if mine:
+                stats = policy.evaluate([b[0] for b in mine], [b[1] for b in mine], values=False)
+                loss = -stats.token_logprobs.mean()
+                if parallel.is_distributed:  # token mean over the whole batch after averaging
+                    share = sum(len(b[1]) for b in mine) / sum(len(b[1]) for b in batch)
+                    (loss * share * parallel.world_size).backward()
+                else:
+                    loss.backward()
+            parallel.mean_gradients(params)
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optimizer.step()
-            losses.append(float(loss.detach()))
+            if parallel.is_distributed:
+                local = float(loss.detach()) * sum(len(b[1]) for b in mine) if mine else 0.0
+                total = sum(len(b[1]) for b in batch)
+                losses.append(float(parallel.sum_floats([local])[0]) / total)
+            else:
+                losses.append(float(loss.detach()))
     policy.eval()
     return {
         "bc/examples": float(len(examples)),
@@ -106,8 +131,14 @@ def fine_tune(policy, examples: list[Example], config: BCConfig, seed: int = 0) 
     }
 
 
-def behaviour_clone(policy, collector: RolloutCollector, config: BCConfig, seed: int = 0) -> dict:
-    """The warm start the trainer runs when ``bc.enabled``."""
+def behaviour_clone(
+    policy,
+    collector: RolloutCollector,
+    config: BCConfig,
+    seed: int = 0,
+    parallel: DataParallel | None = None,
+) -> dict:
+    """The warm start the trainer runs when ``bc.enabled`` (every rank the same examples)."""
     if config.dataset:
         trajectories = read_trajectories(config.dataset)
     else:
@@ -115,7 +146,7 @@ def behaviour_clone(policy, collector: RolloutCollector, config: BCConfig, seed:
     examples = examples_from(collector, trajectories)
     if not examples:
         raise ValueError("behaviour cloning found no steps to learn from (empty dataset?)")
-    return fine_tune(policy, examples, config, seed)
+    return fine_tune(policy, examples, config, seed, parallel)
 
 
 __all__ = [

@@ -4,6 +4,9 @@ agentgym-train --config configs/toy.yaml [section.field=value ...]
 agentgym-train plot RUN_DIR
 agentgym-train export RUN_DIR --to DIR
 agentgym-train config            # every config field with its default and help
+
+Several processes (data-parallel, see README "Multi-GPU / multi-process"):
+accelerate launch --multi_gpu --num_processes N -m agentgym_train.cli --config ...
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ def _train(argv: list[str]) -> int:
     config = load_config(args.config, args.overrides)
     trainer = Trainer(config)
     last = trainer.train()
-    shown = {k: round(v, 4) for k, v in last.items() if k.startswith("train/")}
-    print(f"done: {trainer.state['update']} updates in {config.logging.run_dir}; last {shown}")
+    if trainer.parallel.is_main:
+        shown = {k: round(v, 4) for k, v in last.items() if k.startswith("train/")}
+        print(f"done: {trainer.state['update']} updates in {config.logging.run_dir}; last {shown}")
+    trainer.parallel.shutdown()
     return 0
 
 

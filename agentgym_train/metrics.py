@@ -3,6 +3,7 @@ where they go (``metrics.jsonl`` always, TensorBoard by default, Weights & Biase
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,14 +38,36 @@ def episode_metrics(episodes: Sequence, prefix: str = "") -> dict[str, float]:
     return {prefix + k: v for k, v in out.items()}
 
 
-class MetricsLogger:
-    """Writes one JSON line per ``log`` call and mirrors scalars to TensorBoard / W&B."""
+def light_episodes(episodes: Sequence) -> list:
+    """Copies of episodes with only what ``episode_metrics`` reads (no token ids, no history):
+    cheap to send between processes."""
+    out = []
+    for episode in episodes:
+        empty = {"prompt_ids": [], "completion_ids": [], "token_logprobs": []}
+        steps = [
+            dataclasses.replace(s, candidates=None, ref_logprobs=None, **empty)
+            for s in episode.steps
+        ]
+        out.append(dataclasses.replace(episode, steps=steps, history=[]))
+    return out
 
-    def __init__(self, run_dir: Path, config: LoggingConfig, hparams: dict[str, Any]) -> None:
+
+class MetricsLogger:
+    """Writes one JSON line per ``log`` call and mirrors scalars to TensorBoard / W&B.
+
+    ``active=False`` (every rank but the main one of a data-parallel run) makes it write nothing.
+    """
+
+    def __init__(
+        self, run_dir: Path, config: LoggingConfig, hparams: dict[str, Any], active: bool = True
+    ) -> None:
         self.path = Path(run_dir) / "metrics.jsonl"
         self.events = Path(run_dir) / "events.jsonl"
+        self.active = active
         self.writer = None
         self.wandb = None
+        if not active:
+            return
         if config.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
 
@@ -57,6 +80,8 @@ class MetricsLogger:
             self.wandb = wandb.init(project=config.wandb_project, config=hparams, dir=run_dir)
 
     def log(self, update: int, metrics: dict[str, float], returns: Sequence[float] = ()) -> None:
+        if not self.active:
+            return
         row = {"update": update, **{k: float(v) for k, v in metrics.items()}}
         with self.path.open("a", encoding="utf-8") as file:
             file.write(json.dumps(row) + "\n")
@@ -70,6 +95,8 @@ class MetricsLogger:
             self.wandb.log(metrics, step=update)
 
     def event(self, update: int, kind: str, message: str) -> None:
+        if not self.active:
+            return
         with self.events.open("a", encoding="utf-8") as file:
             file.write(json.dumps({"update": update, "kind": kind, "message": message}) + "\n")
         if self.writer is not None:

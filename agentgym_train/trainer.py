@@ -3,6 +3,11 @@ evaluate, roll back when validation collapses, checkpoint. ``Trainer(config).tra
 
 Episode seeds derive from (``rollout.seed``, update number), and torch/numpy/random states are
 checkpointed, so a resumed run continues exactly as the uninterrupted one would have.
+
+Under ``accelerate launch`` (several processes) each rank plays its share of every update's
+episodes (whole GRPO groups), advantages are normalised with global statistics, gradients are
+averaged (``distributed.DataParallel``), and episodes are gathered so every rank computes the same
+metrics and takes the same evaluation, curriculum and rollback decisions; only rank 0 writes.
 """
 
 from __future__ import annotations
@@ -19,15 +24,26 @@ import numpy as np
 import torch
 
 from agentgym_train import algorithms
-from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
+from agentgym_train.checkpoint import (
+    latest_checkpoint,
+    load_checkpoint,
+    rng_state,
+    save_checkpoint,
+    set_rng_state,
+)
 from agentgym_train.config import TrainConfig, save_config, to_dict
 from agentgym_train.curriculum import Curriculum
-from agentgym_train.metrics import MetricsLogger, episode_metrics
+from agentgym_train.distributed import DataParallel, fingerprint
+from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Episode, Job, RolloutCollector, make_formatter
 
 log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
+#: data-parallel runs: every rank's RNG states, next to the checkpoint's rng.pt (rank 0's)
+RANK_RNG = "rng_ranks.pt"
+#: data-parallel runs: every rank's trainable-weight fingerprint at the last checkpoint
+RANKS_FILE = "ranks.json"
 
 
 class WarmupCosine:
@@ -94,26 +110,33 @@ class Trainer:
     def __init__(self, config: TrainConfig) -> None:
         config.validate()
         self.config = config
+        group = config.algorithm.group_size if config.algorithm.name == "grpo" else None
+        self.parallel = DataParallel.for_run(
+            config.device, config.rollout.episodes_per_update, group
+        )
+        if not self.parallel.is_main:
+            log.setLevel(logging.ERROR)  # rank 0 reports (decisions are the same everywhere)
         torch.set_num_threads(max(config.torch_threads, 1))
         self.seed_everything(config.seed)
-        self.device = pick_device(config.device)
+        self.device = self.parallel.rank_device(config.device) or pick_device(config.device)
         self.run_dir = Path(config.logging.run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        save_config(config, self.run_dir / "config.yaml")
+        if self.parallel.is_main:
+            save_config(config, self.run_dir / "config.yaml")
         algo = config.algorithm
-        self.policy = Policy.load(
-            base_model_path(config, self.run_dir),
-            config.policy,
-            self.device,
-            reference=algo.kl_coef > 0,
-        )
+        with self.parallel.main_first():  # rank 0 builds/converts a cached base model once
+            base = base_model_path(config, self.run_dir)
+        self.policy = Policy.load(base, config.policy, self.device, reference=algo.kl_coef > 0)
         params = [p for p in self.policy.parameters() if p.requires_grad]
+        if self.parallel.is_distributed:
+            self.parallel.broadcast_parameters(params)  # rank 0's start everywhere
+            torch.manual_seed(config.seed + self.parallel.rank)  # ranks sample differently
         self.optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
         self.lr_factor = WarmupCosine(algo.warmup_updates, config.updates, algo.min_lr_ratio)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.lr_factor)
         self.learner = algorithms.Learner(
             self.policy, self.optimizer, algo, config.rollout.action_mode,
-            config.rollout.score_reduction,
+            config.rollout.score_reduction, self.parallel,
         )  # fmt: skip
         self.curriculum = Curriculum(config.curriculum, config.rollout.env_kwargs)
         self.state: dict[str, Any] = {
@@ -125,7 +148,9 @@ class Trainer:
             "bc_done": False,
             "curriculum": self.curriculum.state(),
         }
-        self.metrics = MetricsLogger(self.run_dir, config.logging, to_dict(config))
+        self.metrics = MetricsLogger(
+            self.run_dir, config.logging, to_dict(config), active=self.parallel.is_main
+        )
         self._collector: RolloutCollector | None = None
         self._collector_difficulty: str | None = None
         self._maybe_resume()
@@ -147,7 +172,27 @@ class Trainer:
         self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
         self.lr_factor = self.scheduler.lr_lambdas[0]
         self.curriculum.load_state(self.state.get("curriculum", {}))
+        self._restore_rank_rng(path)
         log.info("resumed from %s at update %d", path, self.state["update"])
+
+    def _restore_rank_rng(self, path: Path) -> None:
+        """This rank's own RNG states; exact only when resuming with the same world size."""
+        file = path / RANK_RNG
+        # no file: a single-process checkpoint, whose rng.pt load_checkpoint already restored
+        states = torch.load(file, weights_only=False) if file.exists() else [None]
+        if len(states) == self.parallel.world_size:
+            if states[self.parallel.rank] is not None:
+                set_rng_state(states[self.parallel.rank])
+            return
+        log.warning(
+            "%s was written by %d process(es), this run has %d: the run continues, but not "
+            "exactly as the original would have (exact resume needs the same process count)",
+            path,
+            len(states),
+            self.parallel.world_size,
+        )
+        if self.parallel.is_distributed:
+            torch.manual_seed(self.config.seed + self.parallel.rank + 1_000 * self.state["update"])
 
     def collector(self) -> RolloutCollector:
         """Training envs for the current curriculum stage (rebuilt when the stage changes)."""
@@ -180,28 +225,32 @@ class Trainer:
         temperature = cfg.rollout.temperature.at(update)
         collector.stats = {"gen_tokens": 0, "gen_seconds": 0.0}
         started = time.perf_counter()
+        jobs = self.parallel.shard_groups(self.jobs(update))
         episodes = collector.collect(
-            self.jobs(update), temperature, update, with_reference=cfg.algorithm.kl_coef > 0
+            jobs, temperature, update, with_reference=cfg.algorithm.kl_coef > 0
         )
         rollout_seconds = time.perf_counter() - started
+        sum_across = self.parallel.sum_floats if self.parallel.is_distributed else None
         if cfg.algorithm.name == "grpo":
-            algorithms.assign_grpo_advantages(episodes, cfg.algorithm.grpo_scale)
+            algorithms.assign_grpo_advantages(episodes, cfg.algorithm.grpo_scale, sum_across)
         else:
             algorithms.assign_ppo_advantages(
                 episodes, cfg.algorithm.gamma, cfg.algorithm.gae_lambda
             )
         steps = [s for e in episodes for s in e.steps]
         if cfg.algorithm.normalize_advantages:
-            algorithms.normalise_advantages(steps, centre=cfg.algorithm.name != "grpo")
+            algorithms.normalise_advantages(steps, cfg.algorithm.name != "grpo", sum_across)
         started = time.perf_counter()
         learned = self.learner.update(steps, random.Random(cfg.seed * 1_000_003 + update))
         update_seconds = time.perf_counter() - started
         self.scheduler.step()
+        episodes, perf = self._gather_episodes(
+            episodes, [collector.stats["gen_tokens"], collector.stats["gen_seconds"]]
+        )
+        gen_tokens, gen_seconds = perf
         metrics = episode_metrics(episodes, prefix="train/")
         metrics.update({f"loss/{k}": v for k, v in learned.items() if k != "train_tokens"})
-        metrics["perf/gen_tokens_per_s"] = collector.stats["gen_tokens"] / max(
-            collector.stats["gen_seconds"], 1e-9
-        )
+        metrics["perf/gen_tokens_per_s"] = gen_tokens / max(gen_seconds, 1e-9)
         metrics["perf/train_tokens_per_s"] = learned["train_tokens"] / max(update_seconds, 1e-9)
         metrics["perf/rollout_seconds"] = rollout_seconds
         metrics["perf/update_seconds"] = update_seconds
@@ -213,6 +262,15 @@ class Trainer:
         self.state["curriculum"] = self.curriculum.state()
         self.metrics.log(update + 1, metrics, returns=[e.shaped_return for e in episodes])
         return metrics
+
+    def _gather_episodes(self, episodes: list[Episode], perf: list[float]):
+        """All ranks' episodes (light copies, job order) and [tokens summed, seconds max]."""
+        if not self.parallel.is_distributed:
+            return episodes, perf
+        gathered = self.parallel.gather([(light_episodes(episodes), perf)])
+        everyone = [e for played, _ in gathered for e in played]
+        tokens = sum(p[0] for _, p in gathered)
+        return everyone, [tokens, max(p[1] for _, p in gathered)]
 
     # ---- evaluation and rollback -------------------------------------------------------------
     def evaluate(self, splits: list[str] | None = None, episodes: int | None = None):
@@ -226,8 +284,9 @@ class Trainer:
             )
             count = episodes or cfg.evaluation.episodes
             jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
-            played = collector.collect(jobs, cfg.evaluation.temperature)
+            played = collector.collect(self.parallel.shard(jobs), cfg.evaluation.temperature)
             collector.close()
+            played, _ = self._gather_episodes(played, [0.0, 0.0])
             for key, value in episode_metrics(played, prefix=f"eval/{split}/").items():
                 results[key] = value
         return results
@@ -273,17 +332,39 @@ class Trainer:
 
     # ---- checkpoints and the loop ------------------------------------------------------------
     def save(self) -> Path:
+        """Rank 0 writes the checkpoint; data-parallel runs add every rank's RNG states, check
+        that the ranks' weights are bit-identical, and wait until the files exist."""
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
-        return save_checkpoint(
-            self.run_dir,
-            self.state["update"],
-            self.policy,
-            self.optimizer,
-            self.scheduler,
-            self.state,
-            keep=self.config.checkpoint.keep,
-            protect=protect,
-        )
+        update = self.state["update"]
+        parallel = self.parallel
+        if parallel.is_distributed:
+            rank_rngs = parallel.gather([rng_state()])
+            prints = parallel.gather([fingerprint(self.policy.trainable_state())])
+        path = self.run_dir / "checkpoints" / f"update_{update:06d}"
+        if parallel.is_main:
+            path = save_checkpoint(
+                self.run_dir,
+                update,
+                self.policy,
+                self.optimizer,
+                self.scheduler,
+                self.state,
+                keep=self.config.checkpoint.keep,
+                protect=protect,
+            )
+        if not parallel.is_distributed:
+            return path
+        if parallel.is_main:
+            torch.save(rank_rngs, path / RANK_RNG)
+            summary = {"update": update, "world_size": parallel.world_size, "trainable": prints}
+            (self.run_dir / RANKS_FILE).write_text(json.dumps(summary, indent=1))
+        parallel.barrier()
+        if len(set(prints)) > 1:
+            raise RuntimeError(
+                f"data-parallel ranks hold different weights at update {update} "
+                f"(fingerprints {prints}); this is a bug, please report it"
+            )
+        return path
 
     def train(self) -> dict[str, float]:
         """Run until ``updates``; returns the last update's metrics."""
@@ -293,14 +374,17 @@ class Trainer:
 
             split = cfg.evaluation.rollback_split
             before = self.evaluate([split])[f"eval/{split}/success_rate"]
-            bc_metrics = behaviour_clone(self.policy, self.collector(), cfg.bc)
+            bc_metrics = behaviour_clone(
+                self.policy, self.collector(), cfg.bc, parallel=self.parallel
+            )
             bc_metrics["bc/success_before"] = before
             bc_metrics["bc/success_after"] = self.evaluate([split])[f"eval/{split}/success_rate"]
             log.info("behaviour cloning: %s", bc_metrics)
             self.metrics.log(0, bc_metrics)
             self.state["bc_done"] = True
         last: dict[str, float] = {}
-        progress = _progress(cfg.updates, self.state["update"], cfg.logging.progress)
+        show = cfg.logging.progress and self.parallel.is_main
+        progress = _progress(cfg.updates, self.state["update"], show)
         while self.state["update"] < cfg.updates:
             last = self.step()
             update = self.state["update"]
@@ -313,7 +397,8 @@ class Trainer:
             if cfg.checkpoint.every and update % cfg.checkpoint.every == 0:
                 self.save()
         progress.close()
-        if not (self.run_dir / "checkpoints" / f"update_{self.state['update']:06d}").exists():
+        final = self.run_dir / "checkpoints" / f"update_{self.state['update']:06d}"
+        if not self.parallel.broadcast_object(final.exists()):  # rank 0's view decides
             self.save()
         self.close()
         return last

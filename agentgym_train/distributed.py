@@ -1,0 +1,269 @@
+"""Data parallelism across processes started by ``accelerate launch`` (or ``torchrun``): which
+share of the work this process owns, and the few collectives that keep every process's weights
+identical (averaged gradients, global statistics, gathered episodes).
+
+Every process holds a full copy of the policy, plays its own share of the episodes and averages
+gradients before each optimizer step, so ranks stay bit-identical without DDP wrappers (the policy
+has custom forward paths: candidate scoring through a KV cache, generation). A run started
+without a launcher (``WORLD_SIZE`` unset or 1) gets a single-process object with the same API
+whose collectives do nothing, so it needs no process group and its numbers do not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import torch
+
+T = TypeVar("T")
+#: gradients are all-reduced in flat buckets of about this size (one collective per bucket)
+BUCKET_BYTES = 32 * 2**20
+
+
+def launched_world_size() -> int:
+    """Processes the launcher started (1 without a launcher)."""
+    return int(os.environ.get("WORLD_SIZE", "1") or 1)
+
+
+class DataParallel:
+    """This process's rank, device and the collectives of data-parallel training."""
+
+    def __init__(self, rank: int = 0, world_size: int = 1, device: torch.device | None = None):
+        self.rank = rank
+        self.world_size = world_size
+        #: the device this rank must use; None in a single process (the config decides)
+        self.device = device
+        self._state: Any = None
+
+    @classmethod
+    def from_environment(cls, cpu: bool = False) -> DataParallel:
+        """Join the launcher's process group, or a single-process object when there is none.
+
+        ``cpu`` asks for the gloo backend on CPU even where CUDA exists (``device=cpu``).
+        """
+        if launched_world_size() <= 1:
+            return cls()
+        from accelerate import PartialState
+
+        state = PartialState(cpu=cpu)
+        if state.num_processes <= 1:
+            raise RuntimeError(
+                f"WORLD_SIZE={launched_world_size()} but accelerate set up no process group; "
+                "start the run with `accelerate launch --multi_gpu --num_processes N` or torchrun"
+            )
+        parallel = cls(state.process_index, state.num_processes, state.device)
+        parallel._state = state
+        return parallel
+
+    @classmethod
+    def for_run(cls, device: str, episodes: int, group_size: int | None) -> DataParallel:
+        """The process group of a training run, its work split checked (``check_world_size``).
+
+        Uses gloo on CPU when ``device=cpu``, under ``accelerate launch --cpu`` or without CUDA.
+        """
+        cpu = (
+            device == "cpu"
+            or os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes")
+            or not torch.cuda.is_available()
+        )
+        parallel = cls.from_environment(cpu=cpu)
+        check_world_size(parallel.world_size, episodes, group_size)
+        return parallel
+
+    def rank_device(self, wanted: str) -> torch.device | None:
+        """The launcher's device for this rank (None in a single process: the config decides);
+        a config device that contradicts it is an error."""
+        if self.device is None:
+            return None
+        own = torch.device(self.device)
+        if own.type == "cpu":
+            own = torch.device("cpu")  # accelerate says cpu:0, which torch.load cannot map to
+        if wanted != "auto":
+            asked = torch.device(wanted)
+            if asked.type != own.type or asked.index not in (None, own.index):
+                raise ValueError(
+                    f"device={wanted!r} conflicts with rank {self.rank}'s device {own} under a "
+                    "multi-process launch; use device=auto (or cpu / cuda without an index)"
+                )
+        return own
+
+    # ---- facts -------------------------------------------------------------------------------
+    @property
+    def is_distributed(self) -> bool:
+        return self.world_size > 1
+
+    @property
+    def is_main(self) -> bool:
+        """The rank that writes logs, checkpoints and plots."""
+        return self.rank == 0
+
+    def shard(self, items: Sequence[T]) -> list[T]:
+        """This rank's contiguous share of ``items`` (sizes differ by at most one)."""
+        start = len(items) * self.rank // self.world_size
+        end = len(items) * (self.rank + 1) // self.world_size
+        return list(items[start:end])
+
+    def shard_groups(self, items: Sequence[T]) -> list[T]:
+        """This rank's share of items carrying a ``.group``: consecutive items of one group stay
+        together (a GRPO group is never split across ranks)."""
+        groups: list[list[T]] = []
+        for item in items:
+            if groups and groups[-1][0].group == item.group:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+        return [item for group in self.shard(groups) for item in group]
+
+    # ---- collectives (no-ops in a single process) --------------------------------------------
+    def gather(self, items: Sequence[T]) -> list[T]:
+        """Every rank's ``items`` concatenated in rank order, on every rank (pickled objects)."""
+        if not self.is_distributed:
+            return list(items)
+        from accelerate.utils import gather_object
+
+        return gather_object(list(items))
+
+    def sum_floats(self, values: Iterable[float]) -> np.ndarray:
+        """Element-wise sum over ranks, in float64."""
+        local = np.asarray(list(values), dtype=np.float64)
+        if not self.is_distributed:
+            return local
+        tensor = torch.as_tensor(local, device=self.device)
+        torch.distributed.all_reduce(tensor)
+        return tensor.cpu().numpy()
+
+    def max_int(self, value: int) -> int:
+        """The largest ``value`` over ranks."""
+        if not self.is_distributed:
+            return int(value)
+        tensor = torch.tensor([int(value)], dtype=torch.int64, device=self.device)
+        torch.distributed.all_reduce(tensor, op=torch.distributed.ReduceOp.MAX)
+        return int(tensor.item())
+
+    def broadcast_object(self, value: T) -> T:
+        """Rank 0's ``value`` on every rank (for decisions that only rank 0 can see)."""
+        if not self.is_distributed:
+            return value
+        from accelerate.utils import broadcast_object_list
+
+        return broadcast_object_list([value], from_process=0)[0]
+
+    def barrier(self) -> None:
+        if self.is_distributed:
+            torch.distributed.barrier()
+
+    @contextlib.contextmanager
+    def main_first(self) -> Iterator[None]:
+        """Rank 0 runs the block first (e.g. builds a cached model), then the others."""
+        if not self.is_distributed:
+            yield
+            return
+        with self._state.main_process_first():
+            yield
+
+    def mean_gradients(self, params: Iterable[torch.nn.Parameter]) -> None:
+        """Replace every ``.grad`` by its mean over ranks.
+
+        A rank whose minibatch was empty (or did not touch a parameter) contributes zeros, so all
+        ranks issue the same collectives; a parameter without a gradient on every rank keeps
+        ``grad=None``, as a single process would (AdamW then skips it).
+        """
+        if not self.is_distributed:
+            return
+        params = list(params)
+        present = torch.tensor(
+            [p.grad is not None for p in params], dtype=torch.float32, device=self.device
+        )
+        torch.distributed.all_reduce(present)
+        live = [p for p, count in zip(params, present.tolist(), strict=True) if count > 0]
+        for param in live:
+            if param.grad is None:
+                param.grad = torch.zeros_like(param)
+        for bucket in _buckets([p.grad for p in live]):
+            flat = torch.cat([g.reshape(-1) for g in bucket])
+            torch.distributed.all_reduce(flat)
+            flat /= self.world_size
+            offset = 0
+            for grad in bucket:
+                grad.copy_(flat[offset : offset + grad.numel()].view_as(grad))
+                offset += grad.numel()
+
+    def broadcast_parameters(self, params: Iterable[torch.nn.Parameter]) -> None:
+        """Copy rank 0's values into every rank's ``params`` (same start everywhere)."""
+        if not self.is_distributed:
+            return
+        with torch.no_grad():
+            for bucket in _buckets([p.data for p in params]):
+                flat = torch.cat([t.reshape(-1) for t in bucket])
+                torch.distributed.broadcast(flat, src=0)
+                offset = 0
+                for tensor in bucket:
+                    tensor.copy_(flat[offset : offset + tensor.numel()].view_as(tensor))
+                    offset += tensor.numel()
+
+    def shutdown(self) -> None:
+        """Leave the process group together: without it gloo can abort at interpreter exit
+        ('terminate called without an active exception'), NCCL warns."""
+        if self.is_distributed and torch.distributed.is_initialized():
+            torch.distributed.barrier()  # nobody tears down while a peer still talks
+            self._state.destroy_process_group()
+
+
+def _buckets(tensors: list[torch.Tensor]) -> Iterator[list[torch.Tensor]]:
+    """Consecutive runs of tensors sharing dtype and device, each up to ``BUCKET_BYTES``."""
+    bucket: list[torch.Tensor] = []
+    size = 0
+    for tensor in tensors:
+        nbytes = tensor.numel() * tensor.element_size()
+        same_kind = not bucket or (
+            tensor.dtype == bucket[0].dtype and tensor.device == bucket[0].device
+        )
+        if bucket and (not same_kind or size + nbytes > BUCKET_BYTES):
+            yield bucket
+            bucket, size = [], 0
+        bucket.append(tensor)
+        size += nbytes
+    if bucket:
+        yield bucket
+
+
+def fingerprint(state: dict[str, torch.Tensor]) -> str:
+    """SHA-256 of named tensors' exact bytes: equal only for bit-identical weights."""
+    digest = hashlib.sha256()
+    for name in sorted(state):
+        tensor = state[name].detach().to("cpu").contiguous().reshape(-1)
+        digest.update(name.encode())
+        digest.update(str(tensor.dtype).encode())
+        digest.update(tensor.view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
+
+
+def check_world_size(world_size: int, episodes: int, group_size: int | None) -> None:
+    """Each rank must get the same number of episodes (and of whole GRPO groups)."""
+    if world_size <= 1:
+        return
+    if episodes % world_size:
+        raise ValueError(
+            f"rollout.episodes_per_update={episodes} must be divisible by the {world_size} "
+            f"processes; use a multiple of {world_size}"
+        )
+    if group_size and (episodes // group_size) % world_size:
+        raise ValueError(
+            f"grpo: the {episodes // group_size} groups per update (episodes_per_update / "
+            f"group_size) must be divisible by the {world_size} processes; use "
+            f"rollout.episodes_per_update={group_size * world_size} or a "
+            "multiple of it"
+        )
+
+
+__all__ = [
+    "DataParallel",
+    "check_world_size",
+    "fingerprint",
+    "launched_world_size",
+]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,12 @@ def test_every_field_is_documented():
     lines = describe()
     assert len(lines) > 60
     assert all("#" in line and not line.rstrip().endswith("#") for line in lines)
+
+
+def test_grpo_with_few_tasks_per_update_warns_with_a_fix():
+    with pytest.warns(UserWarning, match=r"16 distinct tasks.*episodes_per_update=128"):
+        load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=64"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=128"])
+        load_config(None, ["rollout.episodes_per_update=16"])  # PPO: no groups, no warning

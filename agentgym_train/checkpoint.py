@@ -68,8 +68,13 @@ def save_checkpoint(
     state: dict[str, Any],
     keep: int = 3,
     protect: tuple[int, ...] = (),
+    extra: dict[str, Any] | None = None,
 ) -> Path:
-    """Write the checkpoint of ``update``; prune to the newest ``keep`` plus ``protect``."""
+    """Write the checkpoint of ``update``; prune to the newest ``keep`` plus ``protect``.
+
+    ``extra`` maps file names to objects saved with ``torch.save`` inside the same atomic
+    directory (e.g. every rank's RNG states in a data-parallel run).
+    """
     root = checkpoint_dir(run_dir)
     root.mkdir(parents=True, exist_ok=True)
     final = root / f"{PREFIX}{update:06d}"
@@ -80,6 +85,8 @@ def save_checkpoint(
     torch.save(optimizer.state_dict(), tmp / "optimizer.pt")
     torch.save(scheduler.state_dict(), tmp / "scheduler.pt")
     torch.save(rng_state(), tmp / "rng.pt")
+    for name, value in (extra or {}).items():
+        torch.save(value, tmp / name)
     if policy.config.lora:
         policy.model.save_pretrained(tmp / "adapter")
     (tmp / COMPLETE).write_text(json.dumps({**state, "update": update}, indent=1))

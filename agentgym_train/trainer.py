@@ -337,8 +337,9 @@ class Trainer:
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
         update = self.state["update"]
         parallel = self.parallel
+        extra, prints = None, []
         if parallel.is_distributed:
-            rank_rngs = parallel.gather([rng_state()])
+            extra = {RANK_RNG: parallel.gather([rng_state()])}
             prints = parallel.gather([fingerprint(self.policy.trainable_state())])
         path = self.run_dir / "checkpoints" / f"update_{update:06d}"
         if parallel.is_main:
@@ -351,11 +352,11 @@ class Trainer:
                 self.state,
                 keep=self.config.checkpoint.keep,
                 protect=protect,
+                extra=extra,
             )
         if not parallel.is_distributed:
             return path
         if parallel.is_main:
-            torch.save(rank_rngs, path / RANK_RNG)
             summary = {"update": update, "world_size": parallel.world_size, "trainable": prints}
             (self.run_dir / RANKS_FILE).write_text(json.dumps(summary, indent=1))
         parallel.barrier()

@@ -55,6 +55,22 @@ def env_corpus(
             env.close()
 
 
+def offered_difficulties(
+    env_id: str, env_kwargs: dict[str, Any] | None, wanted: Iterable[str]
+) -> tuple[str, ...]:
+    """The difficulties of ``wanted`` that ``env_id`` accepts (a MiniWoB task id has one tier)."""
+    import gymnasium as gym
+
+    offered = []
+    for difficulty in dict.fromkeys(wanted):
+        try:
+            gym.make(env_id, **{**(env_kwargs or {}), "difficulty": difficulty}).close()
+        except ValueError:
+            continue
+        offered.append(difficulty)
+    return tuple(offered)
+
+
 def transcripts(
     env_id: str,
     env_kwargs: dict[str, Any] | None,

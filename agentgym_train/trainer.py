@@ -82,7 +82,7 @@ def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
         return Path(config.policy.model)
     import gymnasium as gym
 
-    from agentgym_train.tiny import build_tiny_model
+    from agentgym_train.tiny import build_tiny_model, offered_difficulties
 
     env = gym.make(config.rollout.env_id, **config.rollout.env_kwargs)
     action_help = getattr(env.unwrapped, "action_help", "") or "free text"
@@ -98,7 +98,10 @@ def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
         hidden=config.policy.tiny_hidden,
         layers=config.policy.tiny_layers,
         seed=config.seed,
-        difficulties=tuple(dict.fromkeys([*stages, "easy", "medium"])),
+        # the stages, plus easy and medium where the env offers them (richer text)
+        difficulties=offered_difficulties(
+            config.rollout.env_id, config.rollout.env_kwargs, (*stages, "easy", "medium")
+        ),
         pretrain_steps=config.policy.tiny_pretrain_steps,
         render=lambda h, o, a: formatter.to_text(formatter.messages(h, o, a)),
     )

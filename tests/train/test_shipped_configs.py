@@ -1,0 +1,41 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""Every shipped config in configs/ trains: one small update (and an evaluation) with its own
+algorithm, action mode, LoRA/KL and curriculum settings, shrunk only in episodes and turns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.train.conftest import require_train_extra
+
+require_train_extra()
+
+from agentgym_envs.registration import entry_for
+from agentgym_train.config import load_config
+from agentgym_train.trainer import Trainer, read_metrics
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+SMALL = ("updates=1", "rollout.episodes_per_update=8", "rollout.num_envs=2",
+         "rollout.max_turns=4", "rollout.max_history_tokens=384", "algorithm.minibatch_size=8",
+         "policy.tiny_pretrain_steps=0", "bc.episodes=4", "bc.epochs=1", "evaluation.every=1",
+         "evaluation.episodes=2", "evaluation.splits=[valid]", "logging.progress=false",
+         "logging.tensorboard=false")  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:grpo. only:UserWarning")  # 8 episodes are few tasks, knowingly
+@pytest.mark.parametrize("name", sorted(p.stem for p in CONFIGS.glob("*.yaml")))
+def test_shipped_config_trains_one_update(name, tmp_path):
+    overrides = [f"logging.run_dir={tmp_path}", *SMALL]
+    config = load_config(CONFIGS / f"{name}.yaml", overrides)
+    entry = entry_for(config.rollout.env_id)
+    if entry.missing():
+        pytest.skip(f"needs {entry.missing()}: {entry.install_hint()}")
+    Trainer(config).train()
+    rows = read_metrics(tmp_path)
+    trained = [r for r in rows if "train/episodes" in r]
+    assert [(r["update"], r["train/episodes"]) for r in trained] == [(1, 8.0)]
+    assert any("eval/valid/success_rate" in r for r in rows)
+    assert (tmp_path / "checkpoints" / "update_000001" / "state.json").exists()

@@ -13,14 +13,22 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
+import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 import torch
 
 T = TypeVar("T")
+log = logging.getLogger("agentgym_train")
+#: in a data-parallel checkpoint: every rank's RNG states (``rng.pt`` holds rank 0's)
+RANK_RNG = "rng_ranks.pt"
+#: in the run directory: every rank's trainable-weight fingerprint at the last checkpoint
+RANKS_FILE = "ranks.json"
 #: gradients are all-reduced in flat buckets of about this size (one collective per bucket)
 BUCKET_BYTES = 32 * 2**20
 
@@ -206,6 +214,51 @@ class DataParallel:
                     tensor.copy_(flat[offset : offset + tensor.numel()].view_as(tensor))
                     offset += tensor.numel()
 
+    # ---- checkpoints -------------------------------------------------------------------------
+    def checkpoint_extras(self, trainable: dict[str, torch.Tensor]):
+        """``(extra files, fingerprints)`` of a checkpoint: every rank's RNG states (saved inside
+        the checkpoint) and every rank's weight fingerprint; ``(None, [])`` in one process."""
+        if not self.is_distributed:
+            return None, []
+        from agentgym_train.checkpoint import rng_state
+
+        return {RANK_RNG: self.gather([rng_state()])}, self.gather([fingerprint(trainable)])
+
+    def confirm_checkpoint(self, run_dir: Path, update: int, prints: list[str]) -> None:
+        """After rank 0 saved: record the fingerprints, wait for the files, stop on a mismatch."""
+        if not self.is_distributed:
+            return
+        if self.is_main:
+            summary = {"update": update, "world_size": self.world_size, "trainable": prints}
+            (Path(run_dir) / RANKS_FILE).write_text(json.dumps(summary, indent=1))
+        self.barrier()
+        if len(set(prints)) > 1:
+            raise RuntimeError(
+                f"data-parallel ranks hold different weights at update {update} "
+                f"(fingerprints {prints}); this is a bug, please report it"
+            )
+
+    def restore_rng(self, checkpoint: Path, seed: int, update: int) -> None:
+        """This rank's own RNG states; exact only when resuming with the same world size."""
+        from agentgym_train.checkpoint import set_rng_state
+
+        file = Path(checkpoint) / RANK_RNG
+        # no file: a single-process checkpoint, whose rng.pt load_checkpoint already restored
+        states = torch.load(file, weights_only=False) if file.exists() else [None]
+        if len(states) == self.world_size:
+            if states[self.rank] is not None:
+                set_rng_state(states[self.rank])
+            return
+        log.warning(
+            "%s was written by %d process(es), this run has %d: the run continues, but not "
+            "exactly as the original would have (exact resume needs the same process count)",
+            checkpoint,
+            len(states),
+            self.world_size,
+        )
+        if self.is_distributed:
+            torch.manual_seed(seed + self.rank + 1_000 * update)
+
     def shutdown(self) -> None:
         """Leave the process group together: without it gloo can abort at interpreter exit
         ('terminate called without an active exception'), NCCL warns."""
@@ -262,6 +315,8 @@ def check_world_size(world_size: int, episodes: int, group_size: int | None) -> 
 
 
 __all__ = [
+    "RANKS_FILE",
+    "RANK_RNG",
     "DataParallel",
     "check_world_size",
     "fingerprint",

@@ -24,26 +24,16 @@ import numpy as np
 import torch
 
 from agentgym_train import algorithms
-from agentgym_train.checkpoint import (
-    latest_checkpoint,
-    load_checkpoint,
-    rng_state,
-    save_checkpoint,
-    set_rng_state,
-)
+from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
 from agentgym_train.config import TrainConfig, save_config, to_dict
 from agentgym_train.curriculum import Curriculum
-from agentgym_train.distributed import DataParallel, fingerprint
+from agentgym_train.distributed import DataParallel
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Episode, Job, RolloutCollector, make_formatter
 
 log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
-#: data-parallel runs: every rank's RNG states, next to the checkpoint's rng.pt (rank 0's)
-RANK_RNG = "rng_ranks.pt"
-#: data-parallel runs: every rank's trainable-weight fingerprint at the last checkpoint
-RANKS_FILE = "ranks.json"
 
 
 class WarmupCosine:
@@ -175,27 +165,8 @@ class Trainer:
         self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
         self.lr_factor = self.scheduler.lr_lambdas[0]
         self.curriculum.load_state(self.state.get("curriculum", {}))
-        self._restore_rank_rng(path)
+        self.parallel.restore_rng(path, self.config.seed, self.state["update"])
         log.info("resumed from %s at update %d", path, self.state["update"])
-
-    def _restore_rank_rng(self, path: Path) -> None:
-        """This rank's own RNG states; exact only when resuming with the same world size."""
-        file = path / RANK_RNG
-        # no file: a single-process checkpoint, whose rng.pt load_checkpoint already restored
-        states = torch.load(file, weights_only=False) if file.exists() else [None]
-        if len(states) == self.parallel.world_size:
-            if states[self.parallel.rank] is not None:
-                set_rng_state(states[self.parallel.rank])
-            return
-        log.warning(
-            "%s was written by %d process(es), this run has %d: the run continues, but not "
-            "exactly as the original would have (exact resume needs the same process count)",
-            path,
-            len(states),
-            self.parallel.world_size,
-        )
-        if self.parallel.is_distributed:
-            torch.manual_seed(self.config.seed + self.parallel.rank + 1_000 * self.state["update"])
 
     def collector(self) -> RolloutCollector:
         """Training envs for the current curriculum stage (rebuilt when the stage changes)."""
@@ -340,10 +311,7 @@ class Trainer:
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
         update = self.state["update"]
         parallel = self.parallel
-        extra, prints = None, []
-        if parallel.is_distributed:
-            extra = {RANK_RNG: parallel.gather([rng_state()])}
-            prints = parallel.gather([fingerprint(self.policy.trainable_state())])
+        extra, prints = parallel.checkpoint_extras(self.policy.trainable_state())
         path = self.run_dir / "checkpoints" / f"update_{update:06d}"
         if parallel.is_main:
             path = save_checkpoint(
@@ -357,17 +325,7 @@ class Trainer:
                 protect=protect,
                 extra=extra,
             )
-        if not parallel.is_distributed:
-            return path
-        if parallel.is_main:
-            summary = {"update": update, "world_size": parallel.world_size, "trainable": prints}
-            (self.run_dir / RANKS_FILE).write_text(json.dumps(summary, indent=1))
-        parallel.barrier()
-        if len(set(prints)) > 1:
-            raise RuntimeError(
-                f"data-parallel ranks hold different weights at update {update} "
-                f"(fingerprints {prints}); this is a bug, please report it"
-            )
+        parallel.confirm_checkpoint(self.run_dir, update, prints)
         return path
 
     def train(self) -> dict[str, float]:

@@ -179,20 +179,6 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-RUNS = {
-    "ppo_eval": ["evaluation.every=1", "evaluation.episodes=5", "algorithm.kl_coef=0.05"],
-    "grpo_batch_bc": [
-        "algorithm.name=grpo",
-        "algorithm.grpo_scale=batch",
-        "bc.enabled=true",
-        "bc.episodes=6",
-        "bc.epochs=1",
-        "bc.batch_size=5",
-        "evaluation.episodes=3",
-    ],
-}
-
-
 def _train(run: Path, tiny_dir: str, processes: int, *overrides: str):
     """``agentgym_train.cli`` in ``processes`` gloo processes (``accelerate launch``) or one."""
     launcher = [

@@ -136,8 +136,11 @@ class AsyncMiniWoBPage:
     async def _click(self, element: int, target: dict[str, Any]) -> None:
         check_clickable(element, target)
         if target["reachable"]:
-            await self._page.mouse.click(target["x"], target["y"])
-            return
+            await self._page.mouse.move(target["x"], target["y"])  # hover first: it may reflow
+            target = await self._page.evaluate(page_js.SETTLED_TARGET, element)
+            if target["reachable"]:
+                await self._page.mouse.click(target["x"], target["y"])
+                return
         try:
             await self._page.locator(await self._selector(element)).click(timeout=CLICK_TIMEOUT_MS)
         except Exception as error:

@@ -268,8 +268,11 @@ class MiniWoBPage:
     def _click(self, element: int, target: dict[str, Any]) -> None:
         check_clickable(element, target)
         if target["reachable"]:
-            self._page.mouse.click(target["x"], target["y"])
-            return
+            self._page.mouse.move(target["x"], target["y"])  # hover first: it may reflow
+            target = self._page.evaluate(page_js.SETTLED_TARGET, element)
+            if target["reachable"]:
+                self._page.mouse.click(target["x"], target["y"])
+                return
         locator = self._page.locator(self._selector(element))
         try:
             locator.click(timeout=CLICK_TIMEOUT_MS)

@@ -194,6 +194,26 @@ CLICK_TARGET = """
 }
 """
 
+#: After the pointer moved onto element ``id``: wait (up to ~0.5 s) until a press at its centre
+#: would hit it. Hover styles can swap an icon's image and reflow it (social-media's
+#: ``.like:hover {content: url(...)}``): a press while the new image loads lands on the parent.
+SETTLED_TARGET = """
+async (id) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return {reachable: false};
+  for (let tries = 0; tries < 30; tries++) {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = r.width > 0 && r.height > 0 ? document.elementFromPoint(x, y) : null;
+    const onIt = hit && (hit === el || el.contains(hit) ||
+                         (hit.tagName === 'LABEL' && hit.control === el));
+    if (onIt) return {x: x, y: y, reachable: true};
+    await new Promise((done) => setTimeout(done, 16));
+  }
+  return {reachable: false};
+}
+"""
+
 #: Untrusted click for occluded targets: the mouse event sequence a real click fires.
 JS_CLICK = """
 (id) => {

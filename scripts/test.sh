@@ -10,7 +10,7 @@ echo "[test] ruff"
 .venv/bin/ruff format --check .
 echo "[test] pytest"
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest --durations=15 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

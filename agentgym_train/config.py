@@ -80,6 +80,9 @@ class PolicyConfig:
     tiny_hidden: int = opt(64, "hidden size of the 'tiny' model")
     tiny_layers: int = opt(2, "layers of the 'tiny' model")
     tiny_vocab: int = opt(1024, "tokenizer vocabulary size of the 'tiny' model")
+    tiny_corpus_episodes: int = opt(
+        300, "episodes of oracle and random play whose text trains the 'tiny' tokenizer"
+    )
     tiny_pretrain_steps: int = opt(
         150, "next-token steps on random-agent transcripts (the env's language, not its policy)"
     )

@@ -92,6 +92,7 @@ def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
         difficulties=offered_difficulties(
             config.rollout.env_id, config.rollout.env_kwargs, (*stages, "easy", "medium")
         ),
+        episodes=config.policy.tiny_corpus_episodes,
         pretrain_steps=config.policy.tiny_pretrain_steps,
         render=lambda h, o, a: formatter.to_text(formatter.messages(h, o, a)),
     )

@@ -19,8 +19,9 @@ from agentgym_train.trainer import Trainer, read_metrics
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SMALL = ("updates=1", "rollout.episodes_per_update=8", "rollout.num_envs=2",
          "rollout.max_turns=4", "rollout.max_history_tokens=384", "algorithm.minibatch_size=8",
-         "policy.tiny_pretrain_steps=0", "bc.episodes=4", "bc.epochs=1", "evaluation.every=1",
-         "evaluation.episodes=2", "evaluation.splits=[valid]", "logging.progress=false",
+         "policy.tiny_pretrain_steps=0", "policy.tiny_corpus_episodes=40", "bc.episodes=4",
+         "bc.epochs=1", "evaluation.every=1", "evaluation.episodes=2",
+         "evaluation.splits=[valid]", "logging.progress=false",
          "logging.tensorboard=false")  # fmt: skip
 
 

@@ -67,6 +67,7 @@ class AsyncMiniWoBPage:
                 await page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
                 self._task, self._episodes_since_load = task, 0
             self._episodes_since_load += 1
+            await page.mouse.move(0, 0)  # park the pointer (see page.MiniWoBPage.start_episode)
             result = await page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
             if not result["ready"]:
                 await page.wait_for_function("() => WOB_TASK_READY === true")

@@ -187,6 +187,9 @@ class MiniWoBPage:
                 self._task = task
                 self._episodes_since_load = 0
             self._episodes_since_load += 1
+            # Park the pointer: left where the last episode clicked, it would hover (and restyle:
+            # social-media swaps icon images on hover) an element of the new episode's page.
+            page.mouse.move(0, 0)
             result = page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
             if not result["ready"]:
                 page.wait_for_function("() => WOB_TASK_READY === true", timeout=LOAD_TIMEOUT_MS)

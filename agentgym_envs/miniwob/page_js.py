@@ -176,9 +176,22 @@ SNAPSHOT = r"""
 }
 """
 
+#: JS helper shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes
+#: its clicks to its control)
+_PRESS_REACHES = """
+  const pressReaches = (el, x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit) ||
+                     (hit.tagName === 'LABEL' && hit.control === el));
+  };
+"""
+
 #: Where a trusted click on element ``id`` would land, or why it cannot happen.
-CLICK_TARGET = """
-(id) => {
+CLICK_TARGET = (
+    """
+(id) => {"""
+    + _PRESS_REACHES
+    + """
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {error: 'missing'};
   if (el.disabled) return {error: 'disabled'};
@@ -186,33 +199,34 @@ CLICK_TARGET = """
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return {error: 'hidden'};
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  const hit = document.elementFromPoint(x, y);
-  const reachable = !!hit && (hit === el || el.contains(hit) ||
-                              (hit.tagName === 'LABEL' && hit.control === el));
-  return {x: x, y: y, reachable: reachable, tag: el.tagName.toLowerCase(),
+  return {x: x, y: y, reachable: pressReaches(el, x, y), tag: el.tagName.toLowerCase(),
           type: el.type || '', editable: el.isContentEditable};
 }
 """
+)
 
 #: After the pointer moved onto element ``id``: wait (up to ~0.5 s) until a press at its centre
 #: would hit it. Hover styles can swap an icon's image and reflow it (social-media's
 #: ``.like:hover {content: url(...)}``): a press while the new image loads lands on the parent.
-SETTLED_TARGET = """
-async (id) => {
+SETTLED_TARGET = (
+    """
+async (id) => {"""
+    + _PRESS_REACHES
+    + """
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {reachable: false};
   for (let tries = 0; tries < 30; tries++) {
     const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    const hit = r.width > 0 && r.height > 0 ? document.elementFromPoint(x, y) : null;
-    const onIt = hit && (hit === el || el.contains(hit) ||
-                         (hit.tagName === 'LABEL' && hit.control === el));
-    if (onIt) return {x: x, y: y, reachable: true};
+    if (r.width > 0 && r.height > 0 && pressReaches(el, x, y)) {
+      return {x: x, y: y, reachable: true};
+    }
     await new Promise((done) => setTimeout(done, 16));
   }
   return {reachable: false};
 }
 """
+)
 
 #: Untrusted click for occluded targets: the mouse event sequence a real click fires.
 JS_CLICK = """

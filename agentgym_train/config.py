@@ -248,7 +248,7 @@ class TrainConfig:
                 f"grpo: only {tasks} distinct tasks per update (episodes_per_update / group_size); "
                 f"on Toy, 8 tasks per update learned ~2x slower than 32: consider "
                 f"rollout.episodes_per_update={GRPO_MIN_TASKS * self.algorithm.group_size}",
-                stacklevel=2,
+                stacklevel=1,  # one place: load_config and Trainer both validate, warn once
             )
         return self
 

@@ -114,3 +114,15 @@ def test_click_on_an_icon_whose_hover_style_reflows_it(make_env):
     _, info = env.reset(seed=6)
     _, reward, terminated, _, info = env.step(info["expert_action"])
     assert (reward, terminated, info["action_error"]) == (1.0, True, None)
+
+
+def test_each_episode_starts_with_the_pointer_parked(make_env):
+    # The previous episode's pointer would hover (and restyle) an element of the next page.
+    env = make_env(task="click-button")  # page reused across episodes: a listener survives
+    _, info = env.reset(seed=1)
+    page = env.unwrapped.task._page._page
+    page.evaluate("() => addEventListener('mousemove', e => window.__at = [e.clientX, e.clientY])")
+    env.step(info["expert_action"])
+    assert page.evaluate("() => window.__at") != [0, 0]  # the click moved the pointer
+    env.reset(seed=2)
+    assert page.evaluate("() => window.__at") == [0, 0]

@@ -30,6 +30,7 @@ def test_train_plot_export(tiny_dir, tmp_path, capsys):
 
     assert main(["plot", str(run)]) == 0
     assert (run / "plots" / "success.png").stat().st_size > 1000
+    assert (run / "plots" / "score.png").stat().st_size > 1000
 
     out = tmp_path / "exported"
     assert main(["export", str(run), "--to", str(out)]) == 0

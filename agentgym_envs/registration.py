@@ -88,7 +88,9 @@ def register_all() -> None:
             entry_point=entry.entry_point,
             max_episode_steps=entry.max_episode_steps,
             kwargs=dict(entry.kwargs),
-            disable_env_checker=False,
+            # Gymnasium 1.4's passive checker keeps None from a reset that raised (a bad task_id)
+            # and then fails every later step; tests run the full check_env on every family.
+            disable_env_checker=True,
         )
 
 

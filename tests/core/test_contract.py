@@ -41,6 +41,21 @@ def test_check_env_passes(env_id):
 
 
 @pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_env_usable_after_a_reset_that_raised(env_id):
+    # Under Gymnasium's passive env checker every later step raised TypeError here.
+    env = gym.make(env_id)
+    try:
+        with pytest.raises(ValueError, match="task"):
+            env.reset(options={"task_id": "no-such-task"})
+        obs, info = env.reset(seed=0)
+        obs, reward, terminated, truncated, info = env.step(info["admissible_actions"][0])
+        assert env.observation_space.contains(obs)
+        assert info["action_error"] is None
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
 def test_info_keys_and_spaces(env_id):
     env = gym.make(env_id)
     try:

@@ -6,8 +6,8 @@
 #
 # Steps:
 #   1. Debian build tools (g++, cmake, make) for the two source builds (needs root or sudo).
-#   2. textworld==1.7.0 (builds jericho from source, ~3 min on 2 cores).
-#   3. fast-downward-textworld==20.6.4: source only (C++, ~5 min on 2 cores). The wheel is built
+#   2. textworld==1.7.0 (builds jericho from source, 1-3 min on 2 cores).
+#   3. fast-downward-textworld==20.6.4: source only (C++, 1-5 min on 2 cores). The wheel is built
 #      once into $AGENTGYM_WHEELS (default ~/.cache/agentgym/wheels) and installed from there, so
 #      another venv on the machine reuses it. Its build calls `python`: the target interpreter's
 #      own bin/ goes first on PATH. (A symlink to a venv's interpreter placed in another folder
@@ -60,7 +60,7 @@ if [[ "$want_prefix" != "$got_prefix" ]]; then
 fi
 
 # 2. TextWorld (pulls and builds jericho).
-have textworld 1.7.0 || step "textworld 1.7.0 (builds jericho, ~3 min)" \
+have textworld 1.7.0 || step "textworld 1.7.0 (builds jericho, 1-3 min)" \
   "jericho is a C build: check that gcc and make work (gcc --version)" \
   nice -n 10 "${PIP[@]}" install "textworld==1.7.0"
 
@@ -68,7 +68,7 @@ have textworld 1.7.0 || step "textworld 1.7.0 (builds jericho, ~3 min)" \
 if ! have fast-downward-textworld 20.6.4; then
   mkdir -p "$WHEELS"
   if ! ls "$WHEELS"/fast_downward_textworld-20.6.4-*.whl >/dev/null 2>&1; then
-    step "fast-downward-textworld 20.6.4 wheel (C++ build, ~5 min)" \
+    step "fast-downward-textworld 20.6.4 wheel (C++ build, 1-5 min)" \
       "it needs g++, cmake and make (g++ --version; cmake --version) and ~2 GB of free disk" \
       nice -n 10 "${PIP[@]}" wheel --no-deps "fast-downward-textworld==20.6.4" -w "$WHEELS"
   fi

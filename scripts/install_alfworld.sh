@@ -5,7 +5,7 @@
 #   scripts/install_alfworld.sh [python]        # default: .venv/bin/python, else python3
 #
 # Steps:
-#   1. Debian build tools (g++, cmake, make) for the two source builds (needs root or sudo).
+#   1. Debian build tools (gcc, g++, make, cmake) for the two source builds (needs root or sudo).
 #   2. textworld==1.7.0 (builds jericho from source, 1-3 min on 2 cores).
 #   3. fast-downward-textworld==20.6.4: source only (C++, 1-5 min on 2 cores). The wheel is built
 #      once into $AGENTGYM_WHEELS (default ~/.cache/agentgym/wheels) and installed from there, so
@@ -34,10 +34,8 @@ if have textworld 1.7.0 && have fast-downward-textworld 20.6.4 && have alfworld 
   exit 0
 fi
 
-# 1. Build tools.
-missing=()
-for tool in g++ cmake make; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-((${#missing[@]} == 0)) || apt_install g++ cmake make
+# 1. Build tools (when run on its own; setup.sh has already checked them).
+need_build_tools
 
 # `python` must be the target interpreter itself, venv included: its own bin/ first on PATH.
 EXE="$("$PY" -c 'import sys; print(sys.executable)')"

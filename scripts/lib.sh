@@ -4,6 +4,8 @@
 #                         the log's last lines, where the whole log is, and HINT (what to do), then
 #                         exits 1. Every step of every installer is idempotent, so a rerun resumes.
 # apt_install PKG...      installs Debian packages (with sudo when not root), or says how to.
+# need_build_tools        installs gcc, g++, make and cmake when any is missing (TextWorld's
+#                         jericho and fast-downward build from source).
 
 AGENTGYM_LOGS="${AGENTGYM_LOGS:-${AGENTGYM_CACHE:-$HOME/.cache/agentgym}/setup-logs}"
 
@@ -44,4 +46,13 @@ apt_install() {
     $sudo apt-get update -qq
   step "apt-get install $*" "install them by hand (apt-get install -y $*) and rerun" \
     env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
+}
+
+need_build_tools() {
+  local missing=() tool
+  for tool in gcc g++ make cmake; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "[setup] build tools missing: ${missing[*]} (TextWorld's engine builds from source)"
+    apt_install gcc g++ make cmake
+  fi
 }

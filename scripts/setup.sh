@@ -34,13 +34,7 @@ if [ ! -x .venv/bin/python ]; then
   step "create .venv with $PY" "remove the half-made .venv (rm -rf .venv) and rerun" \
     "$PY" -m venv .venv
 fi
-# TextWorld's jericho (in the main install) and fast-downward (install_alfworld.sh) build from source.
-missing=()
-for tool in gcc g++ make cmake; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "[setup] build tools missing: ${missing[*]} (TextWorld's engine builds from source)"
-  apt_install gcc g++ make cmake
-fi
+need_build_tools # jericho builds in the main install below
 step "upgrade pip in .venv" "check that PyPI is reachable (.venv/bin/python -m pip download pip)" \
   .venv/bin/python -m pip install --upgrade pip
 step "agentgym[$EXTRAS] and its dependencies (a few minutes on a cold cache)" \

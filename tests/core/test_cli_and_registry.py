@@ -18,6 +18,32 @@ def test_make_without_prior_import():
     assert out.stdout.startswith("toy-easy-train-")
 
 
+def test_plain_gymnasium_make_finds_agentgym_ids_with_no_import(tmp_path):
+    # the installed agentgym-autoregister.pth registers the ids when gymnasium is imported;
+    # interpreter start alone imports neither package (cwd elsewhere: the installed package)
+    code = (
+        "import sys; loaded = ['gymnasium' in sys.modules, 'agentgym_envs' in sys.modules]; "
+        "import gymnasium; env = gymnasium.make('AgentGym/Toy-v0'); "
+        "print(loaded, env.reset(seed=0)[1]['task_id'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert out.stdout.startswith("[False, False] toy-easy-train-"), out.stdout + out.stderr
+
+
+def test_autoregister_failure_is_a_warning_not_a_broken_gymnasium(tmp_path):
+    # an agentgym_envs that cannot be imported (shadowed here by a broken one on sys.path)
+    (tmp_path / "agentgym_envs.py").write_text("raise RuntimeError('broken install')\n")
+    code = "import gymnasium; print(gymnasium.make('CartPole-v1').reset(seed=0)[0].shape)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert out.stdout.strip() == "(4,)"
+    assert "AgentGym envs were not registered with Gymnasium" in out.stderr
+    assert "broken install" in out.stderr
+
+
 def test_import_registers_ids_without_heavy_modules():
     code = (
         "import sys, json, gymnasium, agentgym_envs; "

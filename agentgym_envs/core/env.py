@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from abc import abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -33,6 +34,16 @@ INFO_KEYS: tuple[str, ...] = (
     "action_error",
     "expert_action",
 )
+
+
+@dataclass(frozen=True)
+class _End:
+    """How the episode ended, repeated by every ``step`` after it until ``reset``."""
+
+    verdict: Verdict
+    terminated: bool
+    truncated: bool
+    reason: str | None = None  # the truncated_reason of an aborted episode
 
 
 class TextEnv(gym.Env[str, str]):
@@ -70,7 +81,7 @@ class TextEnv(gym.Env[str, str]):
         self._task_id_set: frozenset[str] | None = None
         self._observation = ""
         self._score = 0.0
-        self._done = False
+        self._end: _End | None = None
 
     # ---- what subclasses provide -------------------------------------------------------------
     @abstractmethod
@@ -105,20 +116,22 @@ class TextEnv(gym.Env[str, str]):
                 "see env.unwrapped.task_ids() or make the env with the matching difficulty/split"
             )
         self._close_task()
+        self._end = None
         self._task = self.make_task(task_id, self.np_random)
         self._observation = self._clean(self._task.start())
         verdict = self._task.verdict()
         self._score = verdict.score
-        self._done = verdict.done
+        if verdict.done:
+            self._end = _End(verdict, terminated=True, truncated=False)
         return self._observation, self._info(verdict, None)
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         if self._task is None:
             raise gym.error.ResetNeeded("call reset() before step()")
+        if self._end is not None:
+            return self._after_end()
         text, error = self._parse(action)
         observation = None
-        if error is None and self._done:
-            error = "the episode is over; call reset() to start a new one"
         if error is None:
             try:
                 self._observation = self._clean(self._task.act(text))
@@ -134,7 +147,8 @@ class TextEnv(gym.Env[str, str]):
         verdict = self._task.verdict()
         reward = 0.0 if error is not None else float(verdict.score - self._score)
         self._score = verdict.score
-        self._done = verdict.done
+        if verdict.done:
+            self._end = _End(verdict, terminated=True, truncated=False)
         obs = self._observation if observation is None else observation
         if self.render_mode == "human":
             print(obs)
@@ -146,12 +160,27 @@ class TextEnv(gym.Env[str, str]):
 
     def _abort(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         self.recover(reason)
-        self._done = True
         verdict = Verdict(score=self._score, success=False, done=True)
+        self._end = _End(verdict, terminated=False, truncated=True, reason=reason)
         info = self._info(verdict, None)
         info["truncated_reason"] = reason
-        observation = f"The episode was aborted ({reason}). Call reset() to continue."
-        return self._clean(observation), 0.0, False, True, info
+        self._observation = self._clean(
+            f"The episode was aborted ({reason}). Call reset() to continue."
+        )
+        return self._observation, 0.0, False, True, info
+
+    def _after_end(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """A step after the end: nothing happens, and the end is reported again, as it was
+        (terminated, or truncated with its reason), without touching the task, which may be
+        gone (a crashed browser)."""
+        end = self._end
+        assert end is not None
+        error = "the episode is over; call reset() to start a new one"
+        info = self._info(end.verdict, error)
+        if end.reason is not None:
+            info["truncated_reason"] = end.reason
+        observation = self._clean(f"{self._observation}\n\nInvalid action: {error}")
+        return observation, 0.0, end.terminated, end.truncated, info
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

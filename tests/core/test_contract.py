@@ -56,6 +56,28 @@ def test_env_usable_after_a_reset_that_raised(env_id):
 
 
 @pytest.mark.parametrize("env_id", CONTRACT_IDS)
+def test_steps_after_the_end_keep_reporting_it_until_reset(env_id):
+    env = gym.make(env_id)
+    try:
+        obs, info = env.reset(seed=0)
+        terminated = False
+        while not terminated:  # the oracle plays to the end
+            obs, reward, terminated, truncated, info = env.step(info["expert_action"])
+        assert info["success"] and not truncated
+        score = info["score"]
+        for action in ("look", info["admissible_actions"][:1] or "again"):
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert (reward, terminated, truncated) == (0.0, True, False)
+            assert info["action_error"].startswith("the episode is over")
+            assert info["success"] and info["score"] == score and info["expert_action"] is None
+        _, info = env.reset(seed=1)
+        _, _, terminated, _, info = env.step(info["expert_action"])
+        assert info["action_error"] is None
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", CONTRACT_IDS)
 def test_info_keys_and_spaces(env_id):
     env = gym.make(env_id)
     try:

@@ -60,8 +60,12 @@ def test_aborted_episode_is_truncated_with_a_reason_and_recovers():
     assert (reward, terminated, truncated) == (0.0, False, True)
     assert info["truncated_reason"] == "the engine died" and "aborted" in obs
     assert env.recovered == ["the engine died"]
-    _, _, _, _, info = env.step("hi")
-    assert info["action_error"].startswith("the episode is over")
+    for action in ("hi", "crash", 7):  # the end is reported again; the task is not touched
+        _, reward, terminated, truncated, info = env.step(action)
+        assert (reward, terminated, truncated) == (0.0, False, True)
+        assert info["action_error"].startswith("the episode is over")
+        assert info["truncated_reason"] == "the engine died"
+    assert env.recovered == ["the engine died"]
     env.reset(seed=1)
     _, reward, terminated, _, info = env.step("hi")
     assert reward == 1.0 and terminated and info["said"] is True

@@ -43,8 +43,9 @@ def test_killed_browser_truncates_the_episode_then_recovers(make_env):
     assert truncated and not terminated and reward == 0.0
     assert info["truncated_reason"].startswith("browser crashed")
     assert "browser crashed" in obs
-    _, _, _, _, info = env.step("click [1]")
-    assert "reset()" in info["action_error"]
+    _, _, terminated, truncated, info = env.step("click [1]")  # the end is reported again
+    assert truncated and not terminated and "reset()" in info["action_error"]
+    assert info["truncated_reason"].startswith("browser crashed")
     obs, info = env.reset(seed=0)  # a fresh browser, the same episode as before the crash
     assert info["utterance"] and "[1]" in obs
     _, _, terminated, truncated, _ = env.step("noop")

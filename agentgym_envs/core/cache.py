@@ -1,11 +1,15 @@
-"""Where generated data lives on disk, and the lock that lets parallel processes build it once."""
+"""Where generated data lives on disk, the lock that lets parallel processes build it once, and
+the content check that tells an intact cache from a corrupt one."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 
 def cache_home() -> Path:
@@ -29,3 +33,38 @@ def build_lock(directory: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class CacheRebuilt(UserWarning):
+    """A cache directory failed its check (partial, stale or corrupt) and is being rebuilt."""
+
+
+def file_digest(path: Path) -> dict[str, int | str]:
+    """``{"size": bytes, "sha256": hex}`` of ``path``, read in 4 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 22):
+            digest.update(chunk)
+    return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def verify_files(directory: Path, expected: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """None when every file in ``expected`` has its recorded size and SHA-256, else the first
+    fault in words. Content, not size or mtime: a flipped byte is caught (SHA-256 reads
+    ~1.7 GB/s here, so the 150 MB WebShop cache verifies in about 0.1 s warm)."""
+    for name, want in expected.items():
+        path = directory / name
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return f"{name} is missing"
+        if size != want.get("size"):
+            return f"{name} has {size} bytes, the manifest says {want.get('size')}"
+        if file_digest(path)["sha256"] != want.get("sha256"):
+            return f"{name} fails its SHA-256 check (corrupt)"
+    return None
+
+
+def warn_rebuild(what: str, directory: Path, reason: str) -> None:
+    """One line saying which cache is rebuilt and why (a ``CacheRebuilt`` warning)."""
+    warnings.warn(f"rebuilding {what} in {directory}: {reason}", CacheRebuilt, stacklevel=3)

@@ -2,7 +2,8 @@
 
     click [id]            trusted mouse click at the element's centre (JS click if occluded)
     type [id] "text"      click the field, clear it, type the text (real key events); on a
-                          non-field (e.g. a terminal) it types into what the click focused
+                          non-field (e.g. a terminal) it types into what the click focused;
+                          at most MAX_TYPE_CHARS (500) characters
     select [id] "option"  choose an option of a <select> by its label
     press "Key"           a key or chord on the focused element: Enter, Tab, Control+A, ...
     scroll [id] up|down   scroll a scrollable element (or the page) by most of a view
@@ -58,6 +59,9 @@ _BASE_KEYS = {
     "pagedown": "PageDown",
 }
 MAX_WAIT_SECONDS = 5.0
+#: Longest ``type`` text. Key events cost ~2.5 ms a character, so this bounds a step at ~1.3 s
+#: (100k characters took minutes); no MiniWoB field needs more than a few dozen.
+MAX_TYPE_CHARS = 500
 _MODIFIERS = {"control": "Control", "ctrl": "Control", "shift": "Shift", "alt": "Alt"}
 
 
@@ -146,4 +150,10 @@ def parse_action(text: str) -> Action:
         return Action(verb, element)
     if verb == "scroll":
         return Action("scroll", element, match.group(2).lower())
-    return Action(verb, element, _unquote(match.group(2)))
+    typed = _unquote(match.group(2))
+    if len(typed) > MAX_TYPE_CHARS:
+        raise ActionError(
+            f"type text is at most {MAX_TYPE_CHARS} characters, got {len(typed)}; "
+            "type the text the field needs"
+        )
+    return Action(verb, element, typed)

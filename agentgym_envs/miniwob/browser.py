@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +100,8 @@ class _Shared:
     playwright: Any = None
     browser: Any = None
     users: int = 0
-    pid: int = 0
+    pid: int = 0  # the Python process that owns this browser (a forked child starts its own)
+    browser_pid: int | None = None  # Chromium's main process, found once at launch
 
 
 class SyncBrowser:
@@ -137,6 +139,7 @@ class SyncBrowser:
 
         executable = find_chromium()
         cls._stop(shared)
+        running = set(_browser_pids())
         shared.playwright = sync_playwright().start()
         try:
             shared.browser = shared.playwright.chromium.launch(
@@ -145,6 +148,8 @@ class SyncBrowser:
         except Exception:
             cls._stop(shared)
             raise
+        new = [pid for pid in _browser_pids() if pid not in running]
+        shared.browser_pid = new[0] if len(new) == 1 else None
 
     @classmethod
     def release(cls, context: Any) -> None:
@@ -166,34 +171,41 @@ class SyncBrowser:
                 (closer.close if closer is shared.browser else closer.stop)()
         shared.browser = None
         shared.playwright = None
+        shared.browser_pid = None
 
     @classmethod
     def browser_pid(cls) -> int | None:
-        """The Chromium browser process id (for crash tests), or None when not running."""
+        """This thread's Chromium main process id, or None when not running (or not found)."""
         shared = cls._shared()
-        if shared.browser is None:
-            return None
-        return _pid_from_proc()
+        return shared.browser_pid if shared.browser is not None else None
 
     @classmethod
     def kill_browser(cls) -> None:
         """Kill the Chromium process abruptly (tests of crash recovery use this)."""
         pid = cls.browser_pid()
         if pid is not None:
-            os.kill(pid, 9)
+            kill_process(pid)
 
 
-def _pid_from_proc() -> int | None:
-    """Find our browser's main process via /proc when psutil is absent (Linux)."""
+def kill_process(pid: int) -> None:
+    """SIGKILL ``pid``; nothing if it is already gone."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _browser_pids() -> list[int]:
+    """Chromium main processes (not renderers, not shell wrappers) under this process (Linux)."""
+    found = []
     for pid in chromium_descendants(os.getpid()):
         try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        is_wrapper = not cmdline or Path(cmdline[0].decode()).name in ("sh", "bash", "dash")
-        if not is_wrapper and not any(part.startswith(b"--type=") for part in cmdline):
-            return pid
-    return None
+        program = Path(raw.split(b"\0")[0].decode(errors="replace")).name
+        # children (zygote, gpu, renderer) carry --type=, often rewritten into argv[0]
+        if raw and program not in ("sh", "bash", "dash") and b"--type=" not in raw:
+            found.append(pid)
+    return found
 
 
 def chromium_descendants(root_pid: int, name_part: str = "chrom") -> list[int]:

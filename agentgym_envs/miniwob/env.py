@@ -8,6 +8,9 @@ Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
   ``score`` = (raw + 1) / 2 once the task ends (0 before), ``success`` = raw > 0: an episode's
   return is its final score, a failure (-1) scores 0, partial credit keeps its order.
 - Text observation and actions (see ``actions.ACTION_HELP``) instead of Farama's pixel/ref actions.
+- Every step is bounded: ``type`` text is capped at ``actions.MAX_TYPE_CHARS`` (an action error
+  beyond), and a step past ``step_timeout_s`` (30 s) is stopped by killing the browser and
+  truncated (``info["truncated_reason"]``); the next reset starts a fresh browser.
 - Tasks whose page state leaks across episodes are reloaded every episode (deterministic here).
 - Splits: train/valid/test are disjoint page-seed ranges; ``ood`` uses held-out tasks (variant
   transfer and held-out families, see tasks.py); ``adversarial`` replays the test seeds with decoy
@@ -29,7 +32,7 @@ from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
-from agentgym_envs.miniwob.page import BrowserCrashed, MiniWoBPage
+from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, MiniWoBPage
 from agentgym_envs.miniwob.tasks import TASKS, TIERS, html_root, task_spec, tier_tasks
 
 #: Page-seed ranges per split (adversarial replays the test seeds with decoys, for paired evals).
@@ -118,9 +121,10 @@ class MiniWoBTask:
 
     def act(self, action: str) -> str:
         parsed = parse_action(action)
-        self._page.perform(parsed)
-        self.history.append(parsed.text if parsed.kind == "type" else parsed.render())
-        return self._observe()
+        with self._page.deadline(self._page.step_timeout_s):
+            self._page.perform(parsed)
+            self.history.append(parsed.text if parsed.kind == "type" else parsed.render())
+            return self._observe()
 
     def admissible_actions(self) -> list[str]:
         return dom_text.admissible_actions(self._nodes)
@@ -160,6 +164,7 @@ class MiniWoBEnv(TextEnv):
         expert: bool = True,
         render_mode: str | None = None,
         reload_every: int = 50,
+        step_timeout_s: float | None = STEP_TIMEOUT_S,
     ) -> None:
         self.task_name = task
         if task is not None:
@@ -177,7 +182,7 @@ class MiniWoBEnv(TextEnv):
         super().__init__(
             difficulty=difficulty or "easy", split=split, expert=expert, render_mode=render_mode
         )
-        self._page = MiniWoBPage(reload_every=reload_every)
+        self._page = MiniWoBPage(reload_every=reload_every, step_timeout_s=step_timeout_s)
 
     def task_ids(self) -> Sequence[str]:
         if self.task_name is not None:

@@ -8,15 +8,18 @@ whose state leaks across episodes, and after a crash. A dead page or browser sur
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from agentgym_envs.core import ActionError, EpisodeAborted
 from agentgym_envs.miniwob import page_js
 from agentgym_envs.miniwob.actions import Action
-from agentgym_envs.miniwob.browser import BrowserUnavailable, SyncBrowser
+from agentgym_envs.miniwob.browser import BrowserUnavailable, SyncBrowser, kill_process
 from agentgym_envs.miniwob.tasks import task_url
 
 #: Trusted clicks wait at most this long for actionability before the JS fallback.
@@ -25,6 +28,9 @@ CLICK_TIMEOUT_MS = 200
 NOOP_SECONDS = 0.1
 #: Page loads and protocol calls fail (and count as a crash) after this long.
 LOAD_TIMEOUT_MS = 15_000
+#: A step (action and observation) that takes longer than this is stopped by killing the browser;
+#: the episode is truncated. Normal steps take 10-300 ms (``wait 5`` about 5 s).
+STEP_TIMEOUT_S = 30.0
 TEXT_INPUT_TYPES = {"text", "password", "email", "search", "tel", "url", "number", ""}
 #: ``type`` on these clicks nothing: they are controls, not containers of a focusable field.
 NEVER_TYPED_TAGS = {"button", "a", "select", "option", "input", "label", "img"}
@@ -36,6 +42,13 @@ class BrowserCrashed(EpisodeAborted):
 
     def __str__(self) -> str:
         return f"browser crashed: {super().__str__().splitlines()[0][:200]}"
+
+
+class StepTimedOut(BrowserCrashed):
+    """A step ran past its deadline; the browser was killed to stop it."""
+
+    def __str__(self) -> str:
+        return Exception.__str__(self)
 
 
 @dataclass(frozen=True)
@@ -143,8 +156,11 @@ def to_input_value(kind: str, text: str) -> str:
 class MiniWoBPage:
     """A page that plays MiniWoB episodes. Not thread-safe; one per env."""
 
-    def __init__(self, reload_every: int = 50) -> None:
+    def __init__(
+        self, reload_every: int = 50, step_timeout_s: float | None = STEP_TIMEOUT_S
+    ) -> None:
         self.reload_every = reload_every
+        self.step_timeout_s = step_timeout_s
         self._context: Any = None
         self._page: Any = None
         self._task: str | None = None
@@ -174,6 +190,40 @@ class MiniWoBPage:
         """Throw the page away after a crash; the next episode starts on a fresh context."""
         self._drop_context()
         self._task = None
+
+    @contextlib.contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Bound the calls inside: past ``seconds`` a watchdog thread kills the browser (the sync
+        API cannot be interrupted from another thread), the blocked call fails, and this raises
+        ``StepTimedOut``. Other envs of this thread share the browser and truncate too; every
+        env recovers at its next reset. ``None`` or 0: no deadline."""
+        if not seconds:
+            yield
+            return
+        pid = SyncBrowser.browser_pid()
+        fired = threading.Event()
+
+        def stop_browser() -> None:
+            fired.set()
+            if pid is not None:
+                kill_process(pid)
+
+        watchdog = threading.Timer(seconds, stop_browser)
+        watchdog.daemon = True
+        watchdog.start()
+        timed_out = StepTimedOut(
+            f"step timed out after {seconds:g} s (the browser was stopped; reset starts a new one)"
+        )
+        try:
+            yield
+        except Exception as error:
+            if fired.is_set():
+                raise timed_out from error
+            raise
+        finally:
+            watchdog.cancel()
+        if fired.is_set():  # it finished as the watchdog fired: the browser is gone anyway
+            raise timed_out
 
     # ---- episode protocol --------------------------------------------------------------------
     def start_episode(self, task: str, seed: int, fresh_page: bool = False) -> Instruction:

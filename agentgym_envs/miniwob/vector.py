@@ -24,12 +24,12 @@ from gymnasium.utils import seeding
 
 from agentgym_envs.core import SPLITS, ActionError, check_choice
 from agentgym_envs.miniwob import dom_text
-from agentgym_envs.miniwob.actions import parse_action
+from agentgym_envs.miniwob.actions import Action, parse_action
 from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract_goal
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
 from agentgym_envs.miniwob.browser import AsyncBrowser
 from agentgym_envs.miniwob.env import SEED_RANGES
-from agentgym_envs.miniwob.page import BrowserCrashed
+from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed
 from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
 
 
@@ -61,6 +61,7 @@ class AsyncMiniWoBVectorEnv:
         split: str = "train",
         max_episode_steps: int | None = None,
         reload_every: int = 50,
+        step_timeout_s: float | None = STEP_TIMEOUT_S,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
@@ -74,6 +75,7 @@ class AsyncMiniWoBVectorEnv:
         self.num_envs = num_envs
         self.max_episode_steps = max_episode_steps or MAX_STEPS[self.difficulty]
         self.reload_every = reload_every
+        self.step_timeout_s = step_timeout_s or None
         self._browser = AsyncBrowser()
         self._slots: list[_Slot] = []
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -178,6 +180,10 @@ class AsyncMiniWoBVectorEnv:
         await self._observe(slot)
         return self._info(slot, None)
 
+    async def _act(self, slot: _Slot, action: Action) -> None:
+        await slot.page.perform(action)
+        await self._observe(slot)
+
     async def _observe(self, slot: _Slot) -> None:
         state = await slot.page.state()
         slot.done, slot.raw = state.done, state.raw
@@ -197,8 +203,10 @@ class AsyncMiniWoBVectorEnv:
         before = self._score(slot)
         observation = None
         try:
-            await slot.page.perform(parse_action(str(action)))
-            await self._observe(slot)
+            await asyncio.wait_for(self._act(slot, parse_action(str(action))), self.step_timeout_s)
+        except TimeoutError:  # the slot's context is closed below; other slots are untouched
+            reason = f"step timed out after {self.step_timeout_s:g} s (its page was closed)"
+            await slot.page.recover()
         except ActionError as exc:
             error = exc.reason
             observation = f"{slot.observation}\n\nInvalid action: {error}"

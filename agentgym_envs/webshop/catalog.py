@@ -5,10 +5,11 @@ A catalog directory holds
   ``offsets.npy``     uint64 byte offsets, n + 1 of them (row i = bytes offsets[i]:offsets[i+1]);
   ``meta.npy``        per-row facts goal selection needs without decoding (``META_DTYPE``);
   ``asins.npy``       the ASINs sorted, with ``asin_rows.npy`` their rows (for ``index_of``);
-  ``manifest.json``   version, size and SHA-256 of every file; ``COMPLETE`` is written last;
-  ``verified.json``   sizes and mtimes of files whose checksum was verified (skips re-hashing).
-A directory without ``COMPLETE``, or whose files do not match the manifest, is partial or corrupt
-and is rebuilt (from the generator, or from the original files for loaded catalogs). Directories
+  ``manifest.json``   version, size and SHA-256 of every file; ``COMPLETE`` is written last.
+A directory without ``COMPLETE``, or whose files do not match the manifest (checked by content,
+every time a process first loads it: ~0.06 s for the default catalog), is partial or corrupt and
+is rebuilt with a ``CacheRebuilt`` warning saying why (from the generator, or from the original
+files for loaded catalogs). Directories
 are built in a temporary sibling and renamed into place under a file lock (``fcntl``, POSIX), so
 parallel processes build once.
 
@@ -30,8 +31,6 @@ options per product; 43% of attribute phrases also appear in the searchable text
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import mmap
 import os
@@ -43,14 +42,13 @@ from pathlib import Path
 
 import numpy as np
 
-from agentgym_envs.core.cache import build_lock, cache_home
+from agentgym_envs.core.cache import build_lock, cache_home, file_digest, verify_files, warn_rebuild
 from agentgym_envs.webshop.schema import Goal, Product
 
 GENERATOR_VERSION = "wsgen1"
 DEFAULT_NUM_PRODUCTS = 100_000
 ORIGINAL_NUM_PRODUCTS = 1_181_436
 COMPLETE_MARKER = "COMPLETE"
-VERIFIED_STAMP = "verified.json"
 DATA_FILES = ("products.jsonl", "offsets.npy", "meta.npy", "asins.npy", "asin_rows.npy")
 
 #: Per-row facts, (name, array typecode): subcategory id (index into vocab.SUBCATEGORIES; -1 for
@@ -210,7 +208,7 @@ class CatalogWriter:
         goal_lines = [json.dumps(g.__dict__, ensure_ascii=False) for g in goals]
         if goal_lines:
             (self.directory / "source_goals.jsonl").write_text("\n".join(goal_lines) + "\n")
-        files = {name: _file_digest(self.directory / name) for name in _data_files(self.directory)}
+        files = {name: file_digest(self.directory / name) for name in _data_files(self.directory)}
         manifest = dict(info, num_products=len(meta), files=files)
         (self.directory / "manifest.json").write_text(json.dumps(manifest, indent=1))
         (self.directory / COMPLETE_MARKER).write_text("ok\n")
@@ -221,44 +219,20 @@ def _data_files(directory: Path) -> list[str]:
     return list(DATA_FILES) + extra
 
 
-def _file_digest(path: Path) -> dict:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 22), b""):
-            digest.update(chunk)
-    return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
 def check_complete(directory: Path) -> str | None:
-    """None when ``directory`` is a sealed, intact catalog; else why it is not.
-
-    Checksums are verified in full once; ``VERIFIED_STAMP`` then records each file's size and
-    modification time, and later checks hash again only files whose stamp changed.
-    """
+    """None when ``directory`` is a sealed, intact catalog (every file's SHA-256 as the manifest
+    says); else why it is not."""
+    if not directory.exists():
+        return "not built yet"
     if not (directory / COMPLETE_MARKER).exists():
         return "no completion marker (partial build)"
     try:
         files = json.loads((directory / "manifest.json").read_text())["files"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         return "manifest missing or unreadable"
-    try:
-        verified = json.loads((directory / VERIFIED_STAMP).read_text())
-    except (OSError, ValueError):
-        verified = {}
-    stamps = {}
-    for name, expected in files.items():
-        path = directory / name
-        if not path.exists() or path.stat().st_size != expected["size"]:
-            return f"{name} missing or of the wrong size"
-        stamps[name] = [path.stat().st_size, path.stat().st_mtime_ns]
-        unverified = verified.get(name) != stamps[name]
-        if unverified and _file_digest(path)["sha256"] != expected["sha256"]:
-            return f"{name} fails its checksum"
-    if stamps != verified:
-        # a read-only cache stays usable; it is just verified again next time
-        with contextlib.suppress(OSError):
-            write_atomically(directory / VERIFIED_STAMP, json.dumps(stamps))
-    return None
+    if not isinstance(files, dict) or not files:
+        return "manifest lists no files"
+    return verify_files(directory, files)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -271,8 +245,11 @@ def write_atomically(path: Path, text: str) -> None:
 def build_directory(directory: Path, fill: Callable[[CatalogWriter], None]) -> None:
     """Build a catalog into ``directory`` atomically (staging dir + rename) unless it is intact."""
     with build_lock(directory):
-        if directory.exists() and check_complete(directory) is None:
+        fault = check_complete(directory)
+        if fault is None:
             return
+        if directory.exists():
+            warn_rebuild("the WebShop catalog", directory, fault)
         staging = directory.with_name(f"{directory.name}.tmp-{os.getpid()}")
         shutil.rmtree(staging, ignore_errors=True)
         fill(CatalogWriter(staging))

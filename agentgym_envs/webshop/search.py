@@ -14,8 +14,11 @@ abbreviations mixing letters and digits) and Lucene's lossy one-byte document-le
 Ties are broken by catalog row (lower first), as Lucene breaks them by document id.
 
 Index directories are written atomically: built in a temporary sibling, completed by a marker file
-written last, then renamed into place. A directory without a valid marker is partial or corrupt and
-is rebuilt, never used. Each directory is loaded once per process (memory-mapped) and shared.
+(with every file's size and SHA-256) written last, then renamed into place. A directory without a
+valid marker, or whose files do not match it by content (checked at every first load in a
+process, ~0.03 s for the default index), is partial or corrupt: it is rebuilt with a
+``CacheRebuilt`` warning saying why, never used. Each directory is loaded once per process
+(memory-mapped) and shared.
 """
 
 from __future__ import annotations
@@ -31,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agentgym_envs.core.cache import build_lock
+from agentgym_envs.core.cache import build_lock, file_digest, verify_files, warn_rebuild
 
 K1 = 0.9
 B = 0.4
-INDEX_FORMAT = 2  # bump when the analyzer or the on-disk layout changes: old indexes are rebuilt
+INDEX_FORMAT = 3  # bump when the analyzer or the on-disk layout changes: old indexes are rebuilt
 MARKER_NAME = "agentgym-index.json"
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (33 words).
@@ -135,11 +138,11 @@ class SearchEngine:
         staging = directory.with_name(f"{directory.name}.tmp-{os.getpid()}-{threading.get_ident()}")
         shutil.rmtree(staging, ignore_errors=True)
         retriever.save(staging, show_progress=False)
-        sizes = {f.name: f.stat().st_size for f in sorted(staging.iterdir())}
+        files = {f.name: file_digest(f) for f in sorted(staging.iterdir())}
         marker = {
             "format": INDEX_FORMAT,
             "num_docs": int(retriever.scores["num_docs"]),
-            "files": sizes,
+            "files": files,
         }
         (staging / MARKER_NAME).write_text(json.dumps(marker))
         _replace_directory(staging, directory)
@@ -147,15 +150,21 @@ class SearchEngine:
 
     @classmethod
     def load(cls, directory: Path | str) -> SearchEngine:
-        """Memory-map a complete index; raise ``SearchIndexError`` if it is partial or stale."""
-        import bm25s
+        """Memory-map an intact index; ``SearchIndexError`` if it is partial, stale or corrupt."""
 
         directory = Path(directory)
-        if not is_complete(directory):
+        if (fault := check_index(directory)) is not None:
             raise SearchIndexError(
-                f"no complete search index in {directory}; build it with SearchEngine.build() "
-                "(or delete the directory and let the env rebuild it)"
+                f"no intact search index in {directory} ({fault}); build it with "
+                "SearchEngine.build() (or delete the directory and let the env rebuild it)"
             )
+        return cls._open(directory)
+
+    @classmethod
+    def _open(cls, directory: Path) -> SearchEngine:
+        """Memory-map a checked index (``load`` without the check)."""
+        import bm25s
+
         try:
             retriever = bm25s.BM25.load(directory, mmap=True, show_progress=False)
         except (OSError, ValueError) as exc:
@@ -207,24 +216,28 @@ class SearchEngine:
         return hits[order].tolist()
 
 
-def is_complete(directory: Path) -> bool:
-    """True when ``directory`` holds an index of the current format whose marker was written last
-    and whose files still have the sizes the marker recorded (truncation is caught cheaply)."""
-    marker = directory / MARKER_NAME
+def check_index(directory: Path) -> str | None:
+    """None when ``directory`` holds an index of the current format whose marker was written last
+    and whose files have the SHA-256 the marker recorded; else why not."""
+    if not directory.exists():
+        return "not built yet"
     try:
-        meta = json.loads(marker.read_text())
+        meta = json.loads((directory / MARKER_NAME).read_text())
     except (OSError, ValueError):
-        return False
+        return "no readable completion marker (partial build)"
     if not isinstance(meta, dict) or meta.get("format") != INDEX_FORMAT:
-        return False
+        return f"built in another format than {INDEX_FORMAT}"
     files = meta.get("files")
-    if not isinstance(files, dict) or not files:
-        return False
-    for name, size in files.items():
-        path = directory / name
-        if not path.is_file() or path.stat().st_size != size:
-            return False
-    return True
+    if not isinstance(files, dict) or not all(isinstance(f, dict) for f in files.values()):
+        return "the marker lists no file checksums"
+    if not files:
+        return "the marker lists no file checksums"
+    return verify_files(directory, files)
+
+
+def is_complete(directory: Path) -> bool:
+    """``check_index(directory) is None``."""
+    return check_index(directory) is None
 
 
 def _replace_directory(staging: Path, directory: Path) -> None:
@@ -264,21 +277,25 @@ def shared_engine(
             engine = _try_load(directory)
             if engine is None:
                 with build_lock(directory):  # parallel processes build once
-                    engine = _try_load(directory)
+                    engine = _try_load(directory, warn=True)
                     if engine is None:
                         engine = SearchEngine.build(texts(), directory, show_progress=show_progress)
             _ENGINES[directory] = engine
         return engine
 
 
-def _try_load(directory: Path) -> SearchEngine | None:
-    """The engine in ``directory``, or None when it is missing, partial or unreadable."""
-    if not is_complete(directory):
-        return None
-    try:
-        return SearchEngine.load(directory)
-    except SearchIndexError:
-        return None
+def _try_load(directory: Path, warn: bool = False) -> SearchEngine | None:
+    """The engine in ``directory``, or None when it is missing, partial, corrupt or unreadable
+    (then, with ``warn``, a one-line ``CacheRebuilt`` warning says why)."""
+    fault = check_index(directory)
+    if fault is None:
+        try:
+            return SearchEngine._open(directory)
+        except SearchIndexError as error:
+            fault = str(error)
+    if warn and directory.exists():
+        warn_rebuild("the WebShop search index", directory, fault)
+    return None
 
 
 def index_directory(cache_dir: Path | str, cache_key: str) -> Path:

@@ -111,3 +111,50 @@ def test_killed_parent_leaves_no_chromium_behind(how):
     pids = [int(p) for p in child.stdout.split()]
     assert pids, child.stderr[-2000:]
     assert _wait_gone(pids) == [], "Chromium outlived its parent"
+
+
+HANG_ON_MOUSEDOWN = "() => document.addEventListener('mousedown', () => { for (;;) {} }, true)"
+
+
+def _a_click(info) -> str:
+    return next(a for a in info["admissible_actions"] if a.startswith("click"))
+
+
+def test_a_step_past_its_timeout_is_truncated_and_the_next_reset_recovers(make_env):
+    env = make_env(task="click-button", step_timeout_s=2.0)
+    _, info = env.reset(seed=0)
+    env.unwrapped.task.page.evaluate(HANG_ON_MOUSEDOWN)  # the page's JS never returns
+    obs, reward, terminated, truncated, info = env.step(_a_click(info))
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    assert info["truncated_reason"].startswith("step timed out after 2 s")
+    obs, info = env.reset(seed=0)  # a fresh browser
+    _, _, terminated, truncated, info = env.step(info["expert_action"])
+    assert terminated and not truncated and info["success"]
+
+
+def test_vector_slot_past_its_timeout_is_truncated_alone():
+    from agentgym_envs.miniwob.vector import AsyncMiniWoBVectorEnv
+
+    vec = AsyncMiniWoBVectorEnv(2, task="click-button", step_timeout_s=2.0)
+    try:
+        _, infos = vec.reset(seed=[0, 1])
+        vec._run(vec._slots[0].page.evaluate(HANG_ON_MOUSEDOWN))
+        _, rewards, terminated, truncated, infos = vec.step([_a_click(i) for i in infos])
+        assert truncated[0] and not terminated[0]
+        assert infos[0]["final_info"]["truncated_reason"].startswith("step timed out after 2 s")
+        assert not truncated[1] and infos[1]["action_error"] is None  # slot 1 stepped as usual
+        assert "truncated_reason" not in infos[1].get("final_info", infos[1])
+        assert infos[0]["task_id"] == "click-button"  # slot 0 was reset on a fresh page
+    finally:
+        vec.close()
+
+
+def test_overlong_type_is_an_action_error_before_the_browser(make_env):
+    env = make_env(task="enter-text")
+    _, info = env.reset(seed=0)
+    field = info["expert_action"].split("]")[0].removeprefix("type [")  # the text field
+    obs, reward, terminated, truncated, info = env.step(f'type [{field}] "{"x" * 100_000}"')
+    assert "at most 500 characters, got 100000" in info["action_error"]
+    assert not (terminated or truncated) and env.unwrapped.task.history == []
+    _, _, _, _, info = env.step(f'type [{field}] "{"x" * 500}"')  # the cap itself is typed
+    assert info["action_error"] is None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from agentgym_envs.core.cache import CacheRebuilt
 from agentgym_envs.webshop import catalog as catalog_module
 from agentgym_envs.webshop.catalog import (
     COMPLETE_MARKER,
@@ -166,23 +167,35 @@ def test_load_catalog_is_shared_within_a_process(tmp_path, monkeypatch):
     assert (tmp_path / "webshop" / key / COMPLETE_MARKER).exists()
 
 
-@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "drop the marker"])
-def test_corrupt_or_partial_cache_is_rebuilt(tmp_path, monkeypatch, damage):
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        ("flip a byte, keep size and mtime", "products.jsonl fails its SHA-256 check"),
+        ("flip a byte of offsets.npy, keep mtime", "offsets.npy fails its SHA-256 check"),
+        ("truncate", "products.jsonl has"),
+        ("drop the marker", "no completion marker"),
+    ],
+)
+def test_corrupt_or_partial_cache_is_rebuilt(tmp_path, monkeypatch, damage, reason):
     monkeypatch.setenv("AGENTGYM_CACHE", str(tmp_path))
     catalog = load_catalog(num_products=120, seed=2)
     reference = [catalog.product(i) for i in range(len(catalog))]
-    blob = catalog.cache_dir / "products.jsonl"
-    data = bytearray(blob.read_bytes())
-    if damage == "flip a byte":
-        data[len(data) // 2] ^= 0x01
-        blob.write_bytes(bytes(data))
+    name = "offsets.npy" if "offsets" in damage else "products.jsonl"
+    path = catalog.cache_dir / name
+    stat = path.stat()
+    data = bytearray(path.read_bytes())
+    if damage.startswith("flip"):
+        data[-5] ^= 0x01
+        path.write_bytes(bytes(data))
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # only the content differs
     elif damage == "truncate":
-        blob.write_bytes(bytes(data[:-100]))
+        path.write_bytes(bytes(data[:-100]))
     else:
         (catalog.cache_dir / COMPLETE_MARKER).unlink()
-    assert check_complete(catalog.cache_dir) is not None
+    assert reason in check_complete(catalog.cache_dir)
     clear_process_cache()
-    rebuilt = load_catalog(num_products=120, seed=2)
+    with pytest.warns(CacheRebuilt, match=f"rebuilding the WebShop catalog in .*{reason}"):
+        rebuilt = load_catalog(num_products=120, seed=2)
     assert check_complete(rebuilt.cache_dir) is None
     assert [rebuilt.product(i) for i in range(len(rebuilt))] == reference
 

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 pytest.importorskip("bm25s")
 pytest.importorskip("Stemmer")
 
+from agentgym_envs.core.cache import CacheRebuilt
 from agentgym_envs.webshop.search import (
     MARKER_NAME,
     Analyzer,
     SearchEngine,
     SearchIndexError,
+    check_index,
     is_complete,
     shared_engine,
 )
@@ -106,7 +110,7 @@ def test_partial_index_is_detected_and_rebuilt(tmp_path):
     SearchEngine.build(CORPUS, directory, show_progress=False)
     (directory / MARKER_NAME).unlink()  # as if the build had died before finishing
     assert not is_complete(directory)
-    with pytest.raises(SearchIndexError, match="no complete search index"):
+    with pytest.raises(SearchIndexError, match=r"no intact search index.*partial build"):
         SearchEngine.load(directory)
     calls = []
 
@@ -114,7 +118,8 @@ def test_partial_index_is_detected_and_rebuilt(tmp_path):
         calls.append(1)
         return CORPUS
 
-    engine = shared_engine(directory, texts, show_progress=False)
+    with pytest.warns(CacheRebuilt, match="partial build"):
+        engine = shared_engine(directory, texts, show_progress=False)
     assert calls == [1] and is_complete(directory)
     assert engine.search("red dress") == [2, 0]
     assert shared_engine(directory, texts, show_progress=False) is engine  # one per process
@@ -133,14 +138,42 @@ def test_build_rejects_empty_corpus(tmp_path):
         SearchEngine.build([], tmp_path / "bm25", show_progress=False)
 
 
-def test_truncated_index_file_is_rebuilt(tmp_path):
+def _zero_second_half(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] + bytes(len(data) - len(data) // 2))
+
+
+def _reverse_array(path):
+    np.save(path, np.load(path)[::-1].copy())
+
+
+def _truncate(path):
+    path.write_bytes(path.read_bytes()[:-8])
+
+
+@pytest.mark.parametrize(
+    ("name", "damage", "reason"),
+    [
+        ("data.csc.index.npy", _zero_second_half, "data.csc.index.npy fails its SHA-256"),
+        ("indices.csc.index.npy", _reverse_array, "indices.csc.index.npy fails its SHA-256"),
+        ("data.csc.index.npy", _truncate, "data.csc.index.npy has"),
+    ],
+)
+def test_damaged_index_is_detected_by_content_and_rebuilt(tmp_path, name, damage, reason):
     directory = tmp_path / "bm25"
-    SearchEngine.build(CORPUS, directory, show_progress=False)
-    data = directory / "data.csc.index.npy"
-    data.write_bytes(data.read_bytes()[:-8])
-    assert not is_complete(directory)
-    engine = shared_engine(directory, lambda: CORPUS, show_progress=False)
-    assert engine.search("red dress") == [2, 0] and is_complete(directory)
+    reference = SearchEngine.build(CORPUS, directory, show_progress=False)
+    answers = [reference.search(q) for q in ("red dress", "blue running shoes", "laptop")]
+    path = directory / name
+    stat = path.stat()
+    damage(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # size (but one) and mtime kept
+    assert reason in check_index(directory)
+    with pytest.raises(SearchIndexError, match=reason):
+        SearchEngine.load(directory)
+    with pytest.warns(CacheRebuilt, match=f"rebuilding the WebShop search index .*{reason}"):
+        engine = shared_engine(directory, lambda: CORPUS, show_progress=False)
+    assert [engine.search(q) for q in ("red dress", "blue running shoes", "laptop")] == answers
+    assert check_index(directory) is None
 
 
 def test_short_words_are_not_stemmed_like_lucene():

@@ -57,5 +57,9 @@ AGENTS: dict[str, type] = {"random": RandomAgent, "oracle": OracleAgent}
 def make_agent(name: str) -> Agent:
     """A built-in agent by name; ValueError lists the known ones."""
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(sorted(AGENTS))}")
+        from agentgym_envs.registration import did_you_mean
+
+        known = sorted(AGENTS)
+        hint = did_you_mean(name, known, otherwise=f"; the built-in agents are {', '.join(known)}")
+        raise ValueError(f"unknown agent {name!r}{hint}")
     return AGENTS[name]()

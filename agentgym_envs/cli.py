@@ -1,24 +1,95 @@
-"""The ``agentgym`` command: list the envs, play one yourself, check them all, run the benchmark."""
+"""The ``agentgym`` command: list the envs, play one yourself, check them, run the benchmark.
+
+Every argument (env ids, agents, difficulties) is validated before any env is made or any file
+written; a mistake is one line on stderr with the closest valid names, exit code 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
+import re
 import sys
+import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import agentgym_envs
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
-from agentgym_envs.registration import entry_for
+from agentgym_envs.registration import EnvEntry, entry_for
 
-PLAY_HELP = """Type an action and press Enter. Special commands:
-  :help         this text            :actions   the admissible actions
-  :hint         the oracle's action  :reset     start a new episode
+PLAY_HELP = """Type an action and press Enter. Commands start with a colon:
+  :help         this text            :actions   the admissible actions and every action form
+  :hint         the oracle's action  :reset     start a new episode (the next seed)
   :quit         leave (Ctrl-D too)"""
+PLAY_COMMANDS = (":help", ":actions", ":hint", ":reset", ":quit", ":q")
 
 
+class UsageError(ValueError):
+    """A command-line mistake: printed as one line, exit code 2."""
+
+
+# ---------------------------------------------------------------------------------- arguments
+def ready_entry(env_id: str) -> EnvEntry:
+    """The entry for ``env_id``, installed; UsageError (with close matches / install hint)."""
+    entry = entry_for(env_id)
+    if entry.missing():
+        raise UsageError(f"{env_id} needs {', '.join(entry.missing())}: {entry.install_hint()}")
+    return entry
+
+
+def pick_difficulty(entry: EnvEntry, difficulty: str | None) -> str:
+    """``difficulty``, or the entry's first when None; UsageError if the id cannot take it."""
+    if difficulty is None:
+        return entry.difficulties[0]
+    if difficulty not in entry.difficulties:
+        raise UsageError(
+            f"{entry.id} is made at difficulty {' or '.join(entry.difficulties)} only; "
+            f"drop --difficulty or pass --difficulty {entry.difficulties[0]}"
+        )
+    return difficulty
+
+
+def parse_env_kwargs(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["observation_mode=text_rich", "expert=False"]`` -> kwargs; values are Python literals
+    when they parse as one (numbers, True/False/None, quoted strings), plain strings otherwise."""
+    kwargs: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise UsageError(f"--env-kwarg takes KEY=VALUE, got {pair!r}")
+        try:
+            kwargs[key.strip()] = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            kwargs[key.strip()] = raw
+    return kwargs
+
+
+def make_env(entry: EnvEntry, difficulty: str, split: str, kwargs: dict[str, Any]) -> Any:
+    """``gymnasium.make`` with a wrong keyword turned into a UsageError naming the env's own."""
+    import gymnasium as gym
+
+    try:
+        return gym.make(entry.id, difficulty=difficulty, split=split, **kwargs)
+    except TypeError as error:
+        bad = re.search(r"unexpected keyword argument '(\w+)'", str(error))
+        if bad is None:
+            raise
+        import inspect
+
+        from gymnasium.envs.registration import load_env_creator
+
+        cls = load_env_creator(entry.entry_point)
+        names = [n for n in inspect.signature(cls).parameters]
+        raise UsageError(
+            f"{entry.id} has no keyword {bad.group(1)!r}; it takes {', '.join(names)}"
+        ) from None
+
+
+# ------------------------------------------------------------------------------------ commands
 def cmd_list(args: argparse.Namespace) -> int:
     width = max(len(e.id) for e in agentgym_envs.ENTRIES)
     for entry in agentgym_envs.ENTRIES:
@@ -29,22 +100,16 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    import gymnasium as gym
-
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    entry = entry_for(args.env_id)
-    if entry.missing():
-        print(f"{entry.id} needs {', '.join(entry.missing())}: {entry.install_hint()}")
-        return 2
-    env = gym.make(args.env_id, difficulty=args.difficulty, split=args.split)
-    options = {"task_id": args.task_id} if args.task_id else None
-    seed = args.seed
-    observation, info = env.reset(seed=seed, options=options)
-    print(PLAY_HELP + "\n")
-    print(observation)
-    total = 0.0
+    entry = ready_entry(args.env_id)
+    difficulty = pick_difficulty(entry, args.difficulty)
+    env = make_env(entry, difficulty, args.split, parse_env_kwargs(args.env_kwarg))
     try:
+        session = PlaySession(entry, env, args.seed)
+        session.reset({"task_id": args.task_id} if args.task_id else None)
+        print(PLAY_HELP + "\n")
+        session.show_start()
         while True:
             try:
                 line = input("> ").strip()
@@ -52,55 +117,129 @@ def cmd_play(args: argparse.Namespace) -> int:
                 break
             if line in (":quit", ":q"):
                 break
-            if line == ":help":
-                print(PLAY_HELP)
-            elif line == ":actions":
-                print("\n".join(info["admissible_actions"]) or "(none)")
-            elif line == ":hint":
-                print(info["expert_action"] or "(no hint)")
-            elif line == ":reset":
-                seed = None if seed is None else seed + 1
-                observation, info = env.reset(seed=seed)
-                total = 0.0
-                print(observation)
+            if line.startswith(":"):
+                session.command(line)
             elif line:
-                observation, reward, terminated, truncated, info = env.step(line)
-                total += reward
-                print(observation)
-                if terminated or truncated:
-                    outcome = "success" if info["success"] else "failure"
-                    ended = "truncated (step limit)" if truncated else outcome
-                    print(f"\n[episode over: {ended}, score {info['score']:.3f}] :reset or :quit")
+                session.act(line)
     finally:
         env.close()
     return 0
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+class PlaySession:
+    """One terminal player: the episode so far (steps, return) and what to show."""
+
+    def __init__(self, entry: EnvEntry, env: Any, seed: int | None) -> None:
+        self.entry, self.env, self.seed = entry, env, seed
+        self.observation, self.info = "", {}
+        self.steps, self.total, self.over = 0, 0.0, False
+
+    def reset(self, options: dict[str, Any] | None = None) -> None:
+        self.observation, self.info = self.env.reset(seed=self.seed, options=options)
+        self.steps, self.total, self.over = 0, 0.0, False
+
+    def show_start(self) -> None:
+        info = self.info
+        print(f"[{self.entry.id}  task {info['task_id']}  {info['difficulty']}/{info['split']}  "
+              f"limit {self.entry.max_episode_steps} steps]")  # fmt: skip
+        print(self.observation)
+
+    def command(self, line: str) -> None:
+        if line == ":help":
+            print(PLAY_HELP)
+        elif line == ":actions":
+            print("\n".join(self.info["admissible_actions"]) or "(none listed)")
+            if forms := getattr(self.env.unwrapped, "action_help", ""):
+                print(f"action forms: {forms}")
+        elif line == ":hint":
+            print(self.info["expert_action"] or "(no hint)")
+        elif line == ":reset":
+            self.seed = None if self.seed is None else self.seed + 1
+            self.reset()
+            self.show_start()
+        else:
+            print(f"unknown command {line!r}; the commands are {', '.join(PLAY_COMMANDS[:-1])}")
+
+    def act(self, action: str) -> None:
+        if self.over:
+            print("the episode is over: :reset starts a new one, :quit leaves")
+            return
+        self.observation, reward, terminated, truncated, self.info = self.env.step(action)
+        self.steps += 1
+        self.total += reward
+        print(self.observation)
+        print(f"[step {self.steps}/{self.entry.max_episode_steps}  reward {reward:+.3f}  "
+              f"return {self.total:.3f}]")  # fmt: skip
+        if terminated or truncated:
+            self.over = True
+            if terminated:
+                ended = "success" if self.info["success"] else "failure"
+            else:
+                ended = f"truncated: {self.info.get('truncated_reason', 'step limit reached')}"
+            print(f"[episode over: {ended}; score {self.info['score']:.3f}] :reset or :quit")
+
+
+def check_targets(env_ids: Sequence[str], every_id: bool) -> list[tuple[EnvEntry, str]]:
+    """(entry, difficulty) pairs to check: the given ids, else one id per env family (every id
+    with ``every_id``), each at every difficulty it supports."""
+    if env_ids:
+        entries = [entry_for(env_id) for env_id in env_ids]
+    else:
+        entries = [e for e in agentgym_envs.ENTRIES if every_id or e.in_quick_bench]
+    return [(entry, difficulty) for entry in entries for difficulty in entry.difficulties]
+
+
+def check_one(entry: EnvEntry, difficulty: str) -> str:
+    """Gymnasium's ``check_env``, then one oracle episode (seed 0) that must succeed; returns a
+    note on what was seen, raises on any fault."""
     import gymnasium as gym
     from gymnasium.utils.env_checker import check_env
 
-    ids = args.env_ids or [e.id for e in agentgym_envs.ENTRIES]
-    failed = 0
-    for env_id in ids:
-        entry = entry_for(env_id)
+    env = gym.make(entry.id, difficulty=difficulty, split="test")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped, skip_render_check=True)
+        _, info = env.reset(seed=0)
+        steps, done = 0, False
+        while not done:
+            _, _, terminated, truncated, info = env.step(info["expert_action"])
+            steps, done = steps + 1, terminated or truncated
+        if not info["success"]:
+            why = info.get("truncated_reason") or f"score {info['score']:.3f}"
+            raise AssertionError(f"the oracle failed task {info['task_id']} ({why})")
+        notes = [f"oracle succeeded in {steps} step{'s' * (steps != 1)}"]
+        notes += [f"warning: {w.message}" for w in caught]
+        return "; ".join(notes)
+    finally:
+        env.close()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    targets = check_targets(args.env_ids, args.all)
+    failed = skipped = 0
+    started = time.perf_counter()
+    for entry, difficulty in targets:
+        label = f"{entry.id} {difficulty}"
         if entry.missing():
-            print(f"SKIP {env_id}: needs {', '.join(entry.missing())} ({entry.install_hint()})")
+            skipped += 1
+            print(f"SKIP {label}: needs {', '.join(entry.missing())} ({entry.install_hint()})")
             continue
-        env = gym.make(env_id)
+        began = time.perf_counter()
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                check_env(env.unwrapped, skip_render_check=True)
-            notes = [str(w.message) for w in caught]
-            print(f"PASS {env_id}" + (f" ({len(notes)} warning(s))" if notes else ""))
-            for note in notes:
-                print(f"     warning: {note}")
+            note = check_one(entry, difficulty)
+            print(f"PASS {label} ({time.perf_counter() - began:.1f} s; {note})", flush=True)
         except Exception as exc:  # report every env, then fail
             failed += 1
-            print(f"FAIL {env_id}: {type(exc).__name__}: {exc}")
-        finally:
-            env.close()
+            print(
+                f"FAIL {label} ({time.perf_counter() - began:.1f} s): {type(exc).__name__}: {exc}",
+                flush=True,
+            )
+    checked = len(targets) - skipped
+    print(
+        f"{checked - failed} of {checked} passed, {skipped} skipped, "
+        f"{time.perf_counter() - started:.0f} s"
+    )
     return 1 if failed else 0
 
 
@@ -108,24 +247,46 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from agentgym_bench.report import write_report
     from agentgym_bench.runner import installed_env_ids, run_benchmark
 
-    env_ids, skipped = installed_env_ids()
+    from agentgym_envs.agents import make_agent
+
+    for agent in args.agents:  # fail now, not after the progress bar started
+        make_agent(agent)
+    if args.episodes < 1:
+        raise UsageError(f"--episodes must be at least 1, got {args.episodes}")
     if args.envs:
-        env_ids = [e for e in args.envs if e not in skipped]
-        skipped = {e: why for e, why in skipped.items() if e in args.envs}
+        entries = [entry_for(env_id) for env_id in args.envs]
+        skipped = {
+            e.id: f"missing {', '.join(e.missing())} ({e.install_hint()})"
+            for e in entries
+            if e.missing()
+        }
+        env_ids = [e.id for e in entries if e.id not in skipped]
+    else:
+        env_ids, skipped = installed_env_ids()
     for env_id, why in skipped.items():
         print(f"skipping {env_id}: {why}")
-    results = run_benchmark(
-        env_ids, args.agents, args.difficulties, args.splits, args.episodes, seed=args.seed
-    )
+    cells = [
+        (env_id, d)
+        for env_id in env_ids
+        for d in args.difficulties
+        if d in entry_for(env_id).difficulties
+    ]
+    if not cells:
+        raise UsageError("nothing to run: no installed env takes the chosen --difficulties")
+    results = run_benchmark(cells, args.agents, args.splits, args.episodes, seed=args.seed)
     paths = write_report(results, Path(args.out), skipped)
     print(paths["report"].read_text())
     print("Wrote " + ", ".join(str(p) for p in paths.values()))
     return 0
 
 
+# ---------------------------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentgym", description="AgentGym: text environments for LLM agents."
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"agentgym {agentgym_envs.__version__}"
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -134,26 +295,77 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play an env yourself in the terminal")
     p.add_argument("env_id", help="a registered id, e.g. AgentGym/Toy-v0 (see `agentgym list`)")
-    p.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="task difficulty")
-    p.add_argument("--split", default="train", choices=SPLITS, help="task split")
-    p.add_argument("--seed", type=int, default=None, help="seed of the first episode")
+    p.add_argument(
+        "--difficulty",
+        default=None,
+        choices=DIFFICULTIES,
+        help="task difficulty (default: easy, or the tier of a one-task MiniWoB id)",
+    )
+    p.add_argument("--split", default="train", choices=SPLITS, help="task split (default: train)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the first episode; :reset plays the next (default: random)",
+    )
     p.add_argument("--task-id", default=None, help="play this task id instead of a random one")
+    p.add_argument(
+        "--env-kwarg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="extra keyword for gymnasium.make, repeatable; VALUE is a Python literal "
+        "or a plain string (e.g. --env-kwarg expert=False)",
+    )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("check", help="run Gymnasium's check_env over the registered envs")
-    p.add_argument("env_ids", nargs="*", help="ids to check (default: all registered)")
+    p = sub.add_parser(
+        "check",
+        help="check envs: Gymnasium's check_env plus one oracle episode per id and difficulty",
+    )
+    p.add_argument(
+        "env_ids", nargs="*", help="ids to check (default: one id per env family; see --all)"
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="check every registered id (each MiniWoB task too: several minutes)",
+    )
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("bench", help="benchmark the built-in agents and write a leaderboard report")
-    p.add_argument("--envs", nargs="*", default=None, help="env ids (default: every installed env)")
-    p.add_argument("--agents", nargs="+", default=["random", "oracle"], help="built-in agents")
-    p.add_argument("--difficulties", nargs="+", default=list(DIFFICULTIES), choices=DIFFICULTIES)
-    p.add_argument("--splits", nargs="+", default=["test", "ood", "adversarial"], choices=SPLITS)
     p.add_argument(
-        "--episodes", type=int, default=20, help="episodes per env/difficulty/split/agent"
+        "--envs", nargs="*", default=None, help="env ids (default: one id per installed env family)"
+    )
+    p.add_argument(
+        "--agents", nargs="+", default=["random", "oracle"], help="built-in agents (random, oracle)"
+    )
+    p.add_argument(
+        "--difficulties",
+        nargs="+",
+        default=list(DIFFICULTIES),
+        choices=DIFFICULTIES,
+        help="difficulties to run; an id that cannot take one skips it",
+    )
+    p.add_argument(
+        "--splits",
+        nargs="+",
+        default=["test", "ood", "adversarial"],
+        choices=SPLITS,
+        help="splits to run (default: test ood adversarial)",
+    )
+    p.add_argument(
+        "--episodes",
+        type=int,
+        default=20,
+        help="episodes per env/difficulty/split/agent (default: 20)",
     )
     p.add_argument("--seed", type=int, default=0, help="first episode seed (then +1 each)")
-    p.add_argument("--out", default="runs/quick-bench", help="folder for the report files")
+    p.add_argument(
+        "--out",
+        default="runs/quick-bench",
+        help="folder for the report files (default: runs/quick-bench)",
+    )
     p.set_defaults(func=cmd_bench)
     return parser
 
@@ -162,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ValueError as exc:
+    except ValueError as exc:  # UsageError, unknown ids/agents, bad env kwargs
         print(f"agentgym: error: {exc}", file=sys.stderr)
         return 2
 

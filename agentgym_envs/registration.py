@@ -3,12 +3,14 @@ module (and none of its heavy dependencies) is imported until ``gymnasium.make``
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 
+from agentgym_envs.core.splits import DIFFICULTIES
 from agentgym_envs.miniwob.tasks import registration_entries as miniwob_registration_entries
 
 
@@ -26,6 +28,8 @@ class EnvEntry:
     in_quick_bench: bool = True  # part of `agentgym bench` (one id per env family)
     #: "module:function" returning (ready, why) for needs beyond Python modules (a browser binary)
     probe: str | None = None
+    #: the difficulties this id can be made with (one MiniWoB task has its own tier only)
+    difficulties: tuple[str, ...] = DIFFICULTIES
 
     def missing(self) -> list[str]:
         """What is not installed (empty when the env can be made): modules, then the probe's why."""
@@ -95,12 +99,26 @@ def register_all() -> None:
 
 
 def entry_for(env_id: str) -> EnvEntry:
-    """The table entry for ``env_id``; ValueError listing the known ids otherwise."""
+    """The table entry for ``env_id``; ValueError naming the closest ids otherwise."""
     for entry in ENTRIES:
         if entry.id == env_id:
             return entry
-    known = ", ".join(e.id for e in ENTRIES)
-    raise ValueError(f"unknown env id {env_id!r}; known ids: {known}")
+    raise ValueError(f"unknown env id {env_id!r}{did_you_mean(env_id, [e.id for e in ENTRIES])}")
+
+
+def did_you_mean(
+    name: str, known: list[str], otherwise: str = "; `agentgym list` shows them all"
+) -> str:
+    """'; did you mean A or B?' for the names closest to ``name``; else ``otherwise``."""
+    lowered = name.lower()
+    close = (
+        difflib.get_close_matches(name, known, n=3, cutoff=0.85)
+        or [k for k in known if lowered in k.lower()][:3]
+        or difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    )
+    if close:
+        return f"; did you mean {' or '.join(close)}?"
+    return otherwise
 
 
 def make_vec(

@@ -245,6 +245,7 @@ def registration_entries() -> list[dict[str, object]]:
                 "entry_point": entry,
                 "max_episode_steps": MAX_STEPS[spec.tier],
                 "kwargs": {"task": name},
+                "difficulties": (spec.tier,),
             }
         )
     return rows

@@ -73,19 +73,19 @@ def run_episode(env: gym.Env, agent_name: str, seed: int) -> EpisodeResult:
 
 
 def run_benchmark(
-    env_ids: Sequence[str],
+    env_difficulties: Sequence[tuple[str, str]],
     agents: Sequence[str],
-    difficulties: Sequence[str],
     splits: Sequence[str],
     episodes: int,
     seed: int = 0,
     progress: bool = True,
 ) -> list[EpisodeResult]:
-    """Every (env, difficulty, split, agent) cell for ``episodes`` seeds ``seed, seed+1, ...``.
+    """Every (env, difficulty) pair x split x agent for ``episodes`` seeds ``seed, seed+1, ...``
+    (pairs, not a product: one MiniWoB task id has one difficulty).
 
     All agents see the same seeds, hence the same tasks, so their figures compare directly.
     """
-    cells = [(e, d, s) for e in env_ids for d in difficulties for s in splits]
+    cells = [(e, d, s) for e, d in env_difficulties for s in splits]
     results: list[EpisodeResult] = []
     bar = tqdm(total=len(cells) * len(agents) * episodes, disable=not progress, unit="ep")
     for env_id, difficulty, split in cells:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
-from agentgym_envs.cli import main
+import gymnasium as gym
+import pytest
+
+import agentgym_envs
+from agentgym_envs.cli import check_targets, main, pick_difficulty
+from agentgym_envs.registration import ENTRIES, entry_for
 
 
 def test_make_without_prior_import():
@@ -58,28 +64,84 @@ def test_import_registers_ids_without_heavy_modules():
     assert heavy == []
 
 
-def test_list_and_check(capsys):
+def test_list_version_and_check(capsys):
     assert main(["list"]) == 0
     assert "AgentGym/Toy-v0" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"agentgym {agentgym_envs.__version__}"
     assert main(["check", "AgentGym/Toy-v0"]) == 0
-    assert "PASS AgentGym/Toy-v0" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for difficulty in ("easy", "medium", "hard"):  # each with its time and the oracle's run
+        assert re.search(rf"PASS AgentGym/Toy-v0 {difficulty} \(\d+\.\d s; oracle succeeded", out)
+    assert "3 of 3 passed, 0 skipped" in out
 
 
-def test_unknown_id_is_a_clear_error(capsys):
-    assert main(["check", "AgentGym/Nope-v0"]) == 2
-    assert "known ids" in capsys.readouterr().err
+def test_default_check_covers_each_family_at_each_difficulty():
+    targets = [(entry.id, difficulty) for entry, difficulty in check_targets([], every_id=False)]
+    assert len(targets) == 4 * 3 and ("AgentGym/MiniWoB-v0", "hard") in targets
+    every = check_targets([], every_id=True)
+    assert len(every) == 12 + sum(e.id.startswith("AgentGym/MiniWoB-") for e in ENTRIES) - 1
+    assert [d for e, d in every if e.id == "AgentGym/MiniWoB-login-user-v0"] == ["medium"]
 
 
-def test_play_reads_commands_from_stdin():
-    script = ":actions\n:hint\nlook\n:quit\n"
-    out = subprocess.run(
-        [sys.executable, "-m", "agentgym_envs.cli", "play", "AgentGym/Toy-v0", "--seed", "2"],
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "AgentGym/Nope-v0"], "unknown env id 'AgentGym/Nope-v0'; did you mean"),
+        (["check", "AgentGym/toy-v0"], "did you mean AgentGym/Toy-v0?"),
+        (["play", "webshop"], "did you mean AgentGym/WebShop-v0?"),
+        (["bench", "--agents", "orcale"], "unknown agent 'orcale'; did you mean oracle?"),
+        (["bench", "--envs", "AgentGym/Toy-v9"], "did you mean AgentGym/Toy-v0?"),
+        (["bench", "--episodes", "0"], "--episodes must be at least 1"),
+        (["play", "AgentGym/Toy-v0", "--env-kwarg", "nope"], "--env-kwarg takes KEY=VALUE"),
+        (
+            ["play", "AgentGym/Toy-v0", "--env-kwarg", "colour=1"],
+            "AgentGym/Toy-v0 has no keyword 'colour'; it takes difficulty",
+        ),
+    ],
+)
+def test_mistakes_are_one_line_errors_before_any_work(tmp_path, capsys, argv, message):
+    assert main([*argv, *(["--out", str(tmp_path / "out")] if argv[0] == "bench" else [])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("agentgym: error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
+def _play(*args: str, script: str) -> str:
+    return subprocess.run(
+        [sys.executable, "-m", "agentgym_envs.cli", "play", *args],
         input=script,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert "Task:" in out and "go to" in out and "You are in the hallway" in out
+
+
+def test_play_shows_task_steps_and_return_and_handles_commands():
+    env = gym.make("AgentGym/Toy-v0")
+    _, info = env.reset(seed=2)
+    oracle = []
+    while info["expert_action"]:
+        oracle.append(info["expert_action"])
+        *_, info = env.step(info["expert_action"])
+    script = "\n".join([":actions", ":hint", ":bogus", *oracle, "look", ":reset", ":quit"]) + "\n"
+    out = _play("AgentGym/Toy-v0", "--seed", "2", script=script)
+    assert "[AgentGym/Toy-v0  task toy-easy-train-" in out and "limit 30 steps]" in out
+    assert "action forms:" in out and "unknown command ':bogus'" in out
+    assert f"[step {len(oracle)}/30  reward +1.000  return 1.000]" in out
+    assert "[episode over: success; score 1.000] :reset or :quit" in out
+    assert "the episode is over: :reset starts a new one" in out  # "look" was not sent
+    assert out.count("[AgentGym/Toy-v0  task") == 2  # :reset started the next seed
+
+
+def test_play_takes_env_kwargs_and_one_task_ids():
+    out = _play("AgentGym/Toy-v0", "--env-kwarg", "expert=False", script=":hint\n:quit\n")
+    assert "(no hint)" in out
+    entry = entry_for("AgentGym/MiniWoB-login-user-v0")
+    assert pick_difficulty(entry, None) == "medium"  # the task's own tier, no --difficulty needed
+    with pytest.raises(ValueError, match="difficulty medium only; drop --difficulty"):
+        pick_difficulty(entry, "easy")
 
 
 def test_bench_writes_a_report(tmp_path):

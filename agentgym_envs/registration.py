@@ -106,19 +106,22 @@ def entry_for(env_id: str) -> EnvEntry:
     raise ValueError(f"unknown env id {env_id!r}{did_you_mean(env_id, [e.id for e in ENTRIES])}")
 
 
-def did_you_mean(
-    name: str, known: list[str], otherwise: str = "; `agentgym list` shows them all"
-) -> str:
-    """'; did you mean A or B?' for the names closest to ``name``; else ``otherwise``."""
+def close_matches(name: str, known: list[str]) -> list[str]:
+    """Up to three names in ``known`` that ``name`` was probably meant to be."""
     lowered = name.lower()
-    close = (
+    return (
         difflib.get_close_matches(name, known, n=3, cutoff=0.85)
         or [k for k in known if lowered in k.lower()][:3]
         or difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     )
-    if close:
-        return f"; did you mean {' or '.join(close)}?"
-    return otherwise
+
+
+def did_you_mean(
+    name: str, known: list[str], otherwise: str = "; `agentgym list` shows them all"
+) -> str:
+    """'; did you mean A or B?' for the names closest to ``name``; else ``otherwise``."""
+    close = close_matches(name, known)
+    return f"; did you mean {' or '.join(close)}?" if close else otherwise
 
 
 def make_vec(

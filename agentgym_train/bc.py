@@ -16,6 +16,7 @@ step up to float summation order, with 1/N of the compute per rank.
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -91,14 +92,19 @@ def fine_tune(
     config: BCConfig,
     seed: int = 0,
     parallel: DataParallel | None = None,
+    progress: bool = False,
 ) -> dict:
     """Minimise the completion tokens' negative log-likelihood; returns first/last losses."""
+    from tqdm.auto import tqdm
+
     parallel = parallel or DataParallel()
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr)
     rng = random.Random(seed)
     losses = []
     policy.train()
+    batches = config.epochs * math.ceil(len(examples) / config.batch_size)
+    bar = tqdm(total=batches, desc="behaviour cloning", unit="batch", disable=not progress)
     for _ in range(config.epochs):
         order = list(range(len(examples)))
         rng.shuffle(order)
@@ -123,6 +129,9 @@ def fine_tune(
                 losses.append(float(parallel.sum_floats([local])[0]) / total)
             else:
                 losses.append(float(loss.detach()))
+            bar.update()
+            bar.set_postfix(loss=f"{losses[-1]:.3f}")
+    bar.close()
     policy.eval()
     return {
         "bc/examples": float(len(examples)),
@@ -137,6 +146,7 @@ def behaviour_clone(
     config: BCConfig,
     seed: int = 0,
     parallel: DataParallel | None = None,
+    progress: bool = False,
 ) -> dict:
     """The warm start the trainer runs when ``bc.enabled`` (every rank the same examples)."""
     if config.dataset:
@@ -146,7 +156,7 @@ def behaviour_clone(
     examples = examples_from(collector, trajectories)
     if not examples:
         raise ValueError("behaviour cloning found no steps to learn from (empty dataset?)")
-    return fine_tune(policy, examples, config, seed, parallel)
+    return fine_tune(policy, examples, config, seed, parallel, progress)
 
 
 __all__ = [

@@ -37,6 +37,14 @@ def _train(argv: list[str]) -> int:
     if trainer.parallel.is_main:
         shown = {k: round(v, 4) for k, v in last.items() if k.startswith("train/")}
         print(f"done: {trainer.state['update']} updates in {config.logging.run_dir}; last {shown}")
+        if evaluation := dict(trainer.last_evaluation):
+            update = int(evaluation.pop("update"))
+            rates = ", ".join(f"{k.split('/')[1]} {v:.3f}" for k, v in evaluation.items()
+                              if k.endswith("/success_rate"))  # fmt: skip
+            print(f"evaluation at update {update} (success rate): {rates}")
+            best, at = trainer.state["best_eval"], trainer.state["best_update"]
+            if at is not None:
+                print(f"best: {best:.3f} at update {at} (`agentgym-train plot` draws the curves)")
     trainer.parallel.shutdown()
     return 0
 

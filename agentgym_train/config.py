@@ -220,6 +220,17 @@ class TrainConfig:
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     bc: BCConfig = field(default_factory=BCConfig)
 
+    def _check_env_id(self) -> None:
+        import gymnasium as gym
+
+        import agentgym_envs  # noqa: F401 - registers the AgentGym ids
+        from agentgym_envs.registration import did_you_mean
+
+        env_id = self.rollout.env_id
+        if env_id not in gym.registry:
+            hint = did_you_mean(env_id, sorted(gym.registry))
+            raise ValueError(f"rollout.env_id={env_id!r} is not a registered Gymnasium id{hint}")
+
     def validate(self) -> TrainConfig:
         """Raise a ValueError naming the field for a choice outside its allowed values."""
         choices = {
@@ -234,6 +245,7 @@ class TrainConfig:
         for name, (value, valid) in choices.items():
             if value not in valid:
                 raise ValueError(f"{name}={value!r} is not valid; choose one of {list(valid)}")
+        self._check_env_id()
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
         if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(
@@ -276,10 +288,14 @@ def from_dict(cls: type, data: dict[str, Any], where: str = "") -> Any:
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(
-            f"unknown config key(s) {', '.join(where + k for k in unknown)}; "
-            f"valid keys under {where or 'the top level'}: {', '.join(sorted(names))}"
-        )
+        from agentgym_envs.registration import close_matches
+
+        valid = sorted(names)
+        if close := close_matches(unknown[0], valid):
+            hint = f"; did you mean {' or '.join(where + name for name in close)}?"
+        else:
+            hint = f"; valid keys under {where or 'the top level'}: {', '.join(valid)}"
+        raise ValueError(f"unknown config key {where}{unknown[0]}{hint}")
     kwargs = {}
     for name, value in data.items():
         kind = _field_type(cls, name)

@@ -108,9 +108,12 @@ def transcripts(
     env.close()
 
 
-def pretrain(model, tokenizer, texts: list[str], steps: int, batch_size: int = 16, lr=3e-3):
+def pretrain(
+    model, tokenizer, texts: list[str], steps: int, batch_size: int = 16, lr=3e-3, progress=False
+):
     """Plain next-token training of ``model`` on ``texts`` (EOS appended), in place."""
     import torch
+    from tqdm.auto import tqdm
 
     from agentgym_train.policy import pad_right
 
@@ -118,7 +121,7 @@ def pretrain(model, tokenizer, texts: list[str], steps: int, batch_size: int = 1
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
     order = torch.randperm(len(encoded)).tolist()
     model.train()
-    for step in range(steps):
+    for step in tqdm(range(steps), desc="tiny model: pretrain", unit="step", disable=not progress):
         start = (step * batch_size) % max(len(encoded) - batch_size, 1)
         batch = [encoded[i] for i in order[start : start + batch_size]]
         ids, mask = pad_right(batch, tokenizer.pad_token_id)
@@ -185,6 +188,7 @@ def build_tiny_model(
     pretrain_steps: int = 0,
     render: Callable[[list, str, list[str]], str] | None = None,
     expert_fraction: float = 0.0,
+    progress: bool = False,
 ) -> Path:
     """Train a tokenizer on ``env_id`` text, build a tiny Llama, save both to ``out_dir``.
 
@@ -210,9 +214,11 @@ def build_tiny_model(
     marker = out / MARKER
     if marker.exists() and json.loads(marker.read_text()) == settings:
         return out
+    from tqdm.auto import tqdm
     from transformers import LlamaForCausalLM
 
     corpus = env_corpus(env_id, episodes, env_kwargs, difficulties, seed)
+    corpus = tqdm(corpus, desc="tiny model: tokenizer text", unit="text", disable=not progress)
     tokenizer = train_tokenizer(corpus, vocab_size)
     config = tiny_llama_config(tokenizer, hidden=hidden, layers=layers)
     with torch.random.fork_rng():
@@ -227,7 +233,7 @@ def build_tiny_model(
                     expert_fraction=expert_fraction,
                 )
             )  # fmt: skip
-            pretrain(model, tokenizer, texts, pretrain_steps)
+            pretrain(model, tokenizer, texts, pretrain_steps, progress=progress)
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)

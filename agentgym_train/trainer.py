@@ -95,6 +95,7 @@ def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
         episodes=config.policy.tiny_corpus_episodes,
         pretrain_steps=config.policy.tiny_pretrain_steps,
         render=lambda h, o, a: formatter.to_text(formatter.messages(h, o, a)),
+        progress=config.logging.progress,
     )
 
 
@@ -147,6 +148,8 @@ class Trainer:
         )
         self._collector: RolloutCollector | None = None
         self._collector_difficulty: str | None = None
+        #: the latest periodic evaluation ({} until one ran): "update" and eval/<split>/... keys
+        self.last_evaluation: dict[str, float] = {}
         self._maybe_resume()
 
     # ---- setup -------------------------------------------------------------------------------
@@ -271,6 +274,7 @@ class Trainer:
         update = self.state["update"]
         results = self.evaluate()
         self.metrics.log(update, results)
+        self.last_evaluation = {"update": update, **results}
         key = f"eval/{cfg.rollback_split}/success_rate"
         if key not in results:
             return
@@ -338,7 +342,11 @@ class Trainer:
             split = cfg.evaluation.rollback_split
             before = self.evaluate([split])[f"eval/{split}/success_rate"]
             bc_metrics = behaviour_clone(
-                self.policy, self.collector(), cfg.bc, parallel=self.parallel
+                self.policy,
+                self.collector(),
+                cfg.bc,
+                parallel=self.parallel,
+                progress=cfg.logging.progress and self.parallel.is_main,
             )
             bc_metrics["bc/success_before"] = before
             bc_metrics["bc/success_after"] = self.evaluate([split])[f"eval/{split}/success_rate"]

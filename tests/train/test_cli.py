@@ -44,5 +44,12 @@ def test_train_plot_export(tiny_dir, tmp_path, capsys):
 def test_config_listing_and_bad_override(capsys):
     assert main(["config"]) == 0
     assert "algorithm.clip_range" in capsys.readouterr().out
-    assert main(["algorithm.nope=1"]) == 2
+    assert main(["algorithm.zzzz=1"]) == 2
     assert "valid keys under algorithm" in capsys.readouterr().err
+
+
+def test_bad_env_id_fails_before_anything_is_written(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    assert main(["rollout.env_id=AgentGym/Nope-v0", f"logging.run_dir={run_dir}"]) == 2
+    assert "is not a registered Gymnasium id" in capsys.readouterr().err
+    assert not run_dir.exists()

@@ -47,9 +47,18 @@ def test_schedule_shapes():
     assert cosine.at(2) > linear.at(2)
 
 
-def test_unknown_key_lists_valid_ones():
-    with pytest.raises(ValueError, match=r"valid keys under algorithm.*clip_range"):
+def test_unknown_key_names_the_closest_or_lists_valid_ones():
+    with pytest.raises(ValueError, match=r"algorithm.clip; did you mean algorithm.clip_range or"):
         load_config(None, ["algorithm.clip=0.1"])
+    with pytest.raises(ValueError, match=r"rolout; did you mean rollout\?"):
+        load_config(None, ["rolout.env_id=AgentGym/Toy-v0"])
+    with pytest.raises(ValueError, match=r"valid keys under algorithm.*clip_range"):
+        load_config(None, ["algorithm.zzzz=0.1"])
+
+
+def test_unregistered_env_id_is_refused_with_close_matches():
+    with pytest.raises(ValueError, match=r"'AgentGym/Toy-v9' is not a registered.*AgentGym/Toy-v0"):
+        load_config(None, ["rollout.env_id=AgentGym/Toy-v9"])
 
 
 def test_bad_choice_and_bad_override():

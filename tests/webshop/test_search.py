@@ -21,6 +21,7 @@ from agentgym_envs.webshop.search import (
     SearchEngine,
     SearchIndexError,
     check_index,
+    index_directory,
     is_complete,
     shared_engine,
 )
@@ -180,3 +181,17 @@ def test_short_words_are_not_stemmed_like_lucene():
     analyze = Analyzer()
     assert analyze("us s 4s xl") == ["us", "s", "4s", "xl"]
     assert analyze("runs") == ["run"]
+
+
+def test_building_a_new_format_removes_older_ones(tmp_path):
+    old = tmp_path / "bm25-f2-cat"
+    old.mkdir()
+    (old / "data.csc.index.npy").write_bytes(b"old")
+    (tmp_path / "bm25-f2-cat.lock").write_text("")
+    other = tmp_path / "bm25-f2-othercat"  # another catalog's index stays
+    other.mkdir()
+    directory = index_directory(tmp_path, "cat")
+    shared_engine(directory, lambda: CORPUS, show_progress=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [directory.name, directory.name + ".lock", "bm25-f2-othercat"]
+    )

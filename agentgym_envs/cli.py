@@ -202,13 +202,16 @@ def check_one(entry: EnvEntry, difficulty: str) -> str:
             check_env(env.unwrapped, skip_render_check=True)
         _, info = env.reset(seed=0)
         steps, done = 0, False
-        while not done:
+        while not done and info["expert_action"] is not None:
             _, _, terminated, truncated, info = env.step(info["expert_action"])
             steps, done = steps + 1, terminated or truncated
-        if not info["success"]:
+        if steps == 0:
+            notes = [f"no oracle for task {info['task_id']}"]
+        elif not info["success"]:
             why = info.get("truncated_reason") or f"score {info['score']:.3f}"
             raise AssertionError(f"the oracle failed task {info['task_id']} ({why})")
-        notes = [f"oracle succeeded in {steps} step{'s' * (steps != 1)}"]
+        else:
+            notes = [f"oracle succeeded in {steps} step{'s' * (steps != 1)}"]
         notes += [f"warning: {w.message}" for w in caught]
         return "; ".join(notes)
     finally:

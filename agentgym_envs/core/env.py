@@ -52,6 +52,8 @@ class TextEnv(gym.Env[str, str]):
     Reward is the increase of the task's score (in [0, 1]) caused by the step, so an episode's
     return equals its final score. A malformed or impossible action costs the step, earns 0,
     leaves the world unchanged, and is reported in ``info["action_error"]`` and in the observation.
+    After the end (terminated, or truncated because the episode was aborted) every ``step``
+    changes nothing and reports that end again, with its ``truncated_reason``, until ``reset``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 4}

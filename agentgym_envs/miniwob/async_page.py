@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from agentgym_envs.core import ActionError
@@ -19,6 +20,9 @@ from agentgym_envs.miniwob.page import (
     FILL_INPUT_TYPES,
     LOAD_TIMEOUT_MS,
     NOOP_SECONDS,
+    SETTLE_LIMIT_S,
+    SETTLE_POLL_S,
+    SETTLE_QUIET_S,
     BrowserCrashed,
     EpisodeState,
     Instruction,
@@ -94,6 +98,19 @@ class AsyncMiniWoBPage:
 
     async def snapshot(self) -> list[dict[str, Any]]:
         return await self.evaluate(page_js.SNAPSHOT)
+
+    async def settle(self) -> None:
+        """``MiniWoBPage.settle`` on the async API."""
+        last = await self.snapshot()
+        since = time.monotonic()
+        deadline = since + SETTLE_LIMIT_S
+        while time.monotonic() < deadline:
+            await asyncio.sleep(SETTLE_POLL_S)
+            now = await self.snapshot()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= SETTLE_QUIET_S:
+                return
 
     async def perform(self, action: Action) -> None:
         try:

@@ -82,6 +82,8 @@ class MiniWoBTask:
             instruction = self._page.start_episode(self.task_id, self.page_seed, spec.fresh_page)
         self._utterance, self._fields = instruction.utterance, instruction.fields
         self.goal = instruction.goal
+        if spec.settle:
+            self._page.settle()
         if self._adversarial:
             self.goal = distract_goal(instruction.goal, self._rng)
             inject_decoys(self._page, self._rng)

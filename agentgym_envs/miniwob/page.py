@@ -31,6 +31,9 @@ LOAD_TIMEOUT_MS = 15_000
 #: A step (action and observation) that takes longer than this is stopped by killing the browser;
 #: the episode is truncated. Normal steps take 10-300 ms (``wait 5`` about 5 s).
 STEP_TIMEOUT_S = 30.0
+#: ``settle``: the page counts as settled once unchanged for SETTLE_QUIET_S, polled every
+#: SETTLE_POLL_S, giving up after SETTLE_LIMIT_S.
+SETTLE_QUIET_S, SETTLE_POLL_S, SETTLE_LIMIT_S = 0.3, 0.05, 4.0
 TEXT_INPUT_TYPES = {"text", "password", "email", "search", "tel", "url", "number", ""}
 #: ``type`` on these clicks nothing: they are controls, not containers of a focusable field.
 NEVER_TYPED_TAGS = {"button", "a", "select", "option", "input", "label", "img"}
@@ -251,6 +254,19 @@ class MiniWoBPage:
         except Exception as error:
             self._task = None
             raise BrowserCrashed(f"could not start {task!r}: {error}") from error
+
+    def settle(self) -> None:
+        """Return once the visible page has stopped changing (an opening animation finished)."""
+        last = self.snapshot()
+        since = time.monotonic()
+        deadline = since + SETTLE_LIMIT_S
+        while time.monotonic() < deadline:
+            time.sleep(SETTLE_POLL_S)
+            now = self.snapshot()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= SETTLE_QUIET_S:
+                return
 
     def state(self) -> EpisodeState:
         result = self._call(page_js.EPISODE_STATE)

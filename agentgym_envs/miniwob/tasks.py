@@ -6,6 +6,8 @@ those lists: variant transfer such as click-checkboxes -> -large/-soft/-transfer
 families), or excluded with the reason a text agent cannot do it (coordinates, drawing, dragging,
 text selection, timing). ``fresh`` marks tasks whose page state leaks across episodes (Farama flags
 them nondeterministic): we reload their page every episode, which makes them deterministic.
+``settle`` marks tasks that open with an animation (click-pie's wheel grows for ~1.5 s): reset
+waits until the page stops changing, so the first observation does not depend on timing.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ click-tab-2-medium | medium | ood | |
 click-option | medium | iid | |
 click-menu | medium | iid | |
 click-menu-2 | medium | iid | |
-click-pie | medium | iid | fresh |
+click-pie | medium | iid | fresh settle |
 click-pie-nodelay | medium | iid | fresh |
 click-scroll-list | medium | iid | fresh |
 click-shape | medium | iid | |
@@ -164,6 +166,7 @@ class TaskSpec:
     role: str  # "iid", "ood" or "excluded"
     fresh_page: bool = False
     excluded_reason: str = ""
+    settle: bool = False  # wait for the opening animation at reset
 
     @property
     def text_actionable(self) -> bool:
@@ -180,8 +183,9 @@ def _parse(table: str) -> dict[str, TaskSpec]:
         name, tier, role, flags, reason = (part.strip() for part in line.split("|"))
         assert tier in TIERS and role in ("iid", "ood", "excluded"), line
         specs[name] = TaskSpec(
-            name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason
-        )
+            name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason,
+            settle="settle" in flags.split(),
+        )  # fmt: skip
     return specs
 
 

@@ -173,6 +173,8 @@ class AsyncMiniWoBVectorEnv:
             await slot.page.recover()
             instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)
         slot.utterance, slot.goal = instruction.utterance, instruction.goal
+        if TASKS[slot.task].settle:
+            await slot.page.settle()
         if self.split == "adversarial":
             slot.goal = distract_goal(instruction.goal, slot.rng)
             await slot.page.evaluate(DECOY_SCRIPT, decoy_args(slot.rng))

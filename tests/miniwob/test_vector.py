@@ -79,3 +79,12 @@ def test_bad_arguments(vector_env):
         vec.step(["noop"])
     with pytest.raises(ValueError, match="num_envs"):
         vector_env(0)
+
+
+def test_animated_opening_settles_before_the_first_observation(vector_env, make_env):
+    # click-pie's wheel grows for ~1.5 s; read mid-animation, reset(seed) was not repeatable
+    single = make_env(task="click-pie")
+    first, _ = single.reset(seed=3)
+    assert single.reset(seed=3)[0] == first
+    observations, _ = vector_env(1, task="click-pie").reset(seed=[3])
+    assert observations[0] == first

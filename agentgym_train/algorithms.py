@@ -12,6 +12,7 @@ entropy and KL are those of that categorical distribution.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections import defaultdict
@@ -24,6 +25,12 @@ from agentgym_train.config import AlgorithmConfig
 from agentgym_train.distributed import DataParallel
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Episode, Step, candidate_scores, choice_logprobs
+
+log = logging.getLogger("agentgym_train")
+#: Before the first optimizer step the update must score the sampled actions as the rollout did;
+#: more KL than this between the two means they differ (gradient checkpointing dropping the
+#: KV cache, another dtype or sampling settings). Dropout or bf16 rounding stay well below it.
+PRESTEP_KL_WARN = 0.01
 
 
 def gae(rewards: Sequence[float], values: Sequence[float], gamma: float, lam: float):
@@ -150,6 +157,7 @@ class Learner:
         self.mode = mode
         self.reduction = reduction
         self.parallel = parallel or DataParallel()
+        self._warned_prestep = False
 
     def _minibatches(self, order: list[int]) -> tuple[list[list[int]], list[float]]:
         """This rank's minibatches (padded with empty ones to the agreed count) and each
@@ -170,6 +178,7 @@ class Learner:
         tokens = 0
         params = [p for p in self.policy.parameters() if p.requires_grad]
         self.policy.train()
+        before_any_step = True
         for _ in range(cfg.ppo_epochs):
             order = list(range(len(steps)))
             rng.shuffle(order)
@@ -179,6 +188,8 @@ class Learner:
                 parts: dict[str, float] = {}
                 if batch:
                     loss, parts, n_tokens = self._loss(batch, use_kl)
+                    if before_any_step:  # the update's view of the rollout's own policy
+                        parts["approx_kl_prestep"] = parts["approx_kl_old"]
                     if parallel.is_distributed:  # mean over all ranks' turns after averaging
                         loss = loss * (len(batch) * parallel.world_size / total)
                     self.optimizer.zero_grad(set_to_none=True)
@@ -189,6 +200,7 @@ class Learner:
                 parallel.mean_gradients(params)
                 grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
                 self.optimizer.step()
+                before_any_step = False
                 if batch:
                     parts["grad_norm"] = float(grad_norm)
                 for key, value in parts.items():
@@ -198,7 +210,19 @@ class Learner:
         out["train_tokens"] = float(tokens)
         if parallel.is_distributed:
             out = _merge_rank_metrics(parallel.gather([out]))
+        self._check_prestep_kl(out.get("approx_kl_prestep"))
         return out
+
+    def _check_prestep_kl(self, kl: float | None) -> None:
+        if kl is None or kl <= PRESTEP_KL_WARN or self._warned_prestep:
+            return
+        self._warned_prestep = True  # once per run; train/approx_kl_prestep logs every update
+        log.warning(
+            "before its first step the update scored the sampled actions %.3g nats (approx KL) "
+            "away from the rollout (expected ~0): the two compute different log-probs; check "
+            "policy.gradient_checkpointing, policy.dtype and the sampling settings",
+            kl,
+        )
 
     # ---- losses ------------------------------------------------------------------------------
     def _loss(self, batch: list[Step], use_kl: bool):

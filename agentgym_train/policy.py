@@ -217,6 +217,8 @@ class Policy(nn.Module):
         from transformers import DynamicCache
 
         lm = lm if lm is not None else self.model
+        if cache_is_dropped(lm):
+            return self._score_full_sequences(prompts, candidates, values, lm)
         device = self.device
         pad = self.tokenizer.pad_token_id
         p_ids, p_mask = pad_right(prompts, pad)
@@ -230,6 +232,9 @@ class Policy(nn.Module):
             output_hidden_states=True,
             logits_to_keep=1,
         )
+        if cache.get_seq_length() != p_ids.shape[1]:  # never score candidates without context
+            raise RuntimeError("the prompt pass left the KV cache empty; candidates would be "
+                               "scored without their prompt")  # fmt: skip
         p_len = p_mask.sum(dim=1)
         rows = torch.arange(len(prompts), device=device)
         last = out.hidden_states[-1][rows, p_len - 1]  # (P, H)
@@ -269,6 +274,24 @@ class Policy(nn.Module):
         value = self.value_head(last.float()).squeeze(-1) if values else None
         return SequenceStats(token_logprobs, None, lengths, value)
 
+    def _score_full_sequences(
+        self,
+        prompts: Sequence[Sequence[int]],
+        candidates: Sequence[Sequence[Sequence[int]]],
+        values: bool,
+        lm: nn.Module,
+    ) -> SequenceStats:
+        """``score_candidates`` without the shared KV cache: every candidate with its prompt in
+        full (what gradient checkpointing needs; K prompt passes instead of one)."""
+        rows = [(prompt, list(c)) for prompt, group in zip(prompts, candidates, strict=True)
+                for c in group]  # fmt: skip
+        stats = self.evaluate([p for p, _ in rows], [c for _, c in rows], values=values, lm=lm)
+        value = None
+        if values:  # the value is read at the prompt's last token: any of its rows will do
+            firsts = torch.cumsum(torch.as_tensor([0] + [len(g) for g in candidates[:-1]]), 0)
+            value = stats.values[firsts.to(stats.values.device)]
+        return SequenceStats(stats.token_logprobs, None, stats.lengths, value)
+
     @torch.no_grad()
     def generate(
         self, prompts: Sequence[Sequence[int]], max_new_tokens: int, temperature: float, top_p=1.0
@@ -299,6 +322,13 @@ class Policy(nn.Module):
                 row = row[: row.index(tok.eos_token_id) + 1]
             completions.append(row)
         return completions
+
+
+def cache_is_dropped(lm: nn.Module) -> bool:
+    """True when a forward pass of ``lm`` would ignore ``use_cache``: transformers turns the KV
+    cache off in every checkpointed layer while training with gradients (modeling_layers.py)."""
+    checkpointing = bool(getattr(lm, "is_gradient_checkpointing", False))
+    return checkpointing and lm.training and torch.is_grad_enabled()
 
 
 def _bnb_config(bits: int, device: torch.device):

@@ -77,6 +77,9 @@ class Policy(nn.Module):
         params = inspect.signature(type(base).forward).parameters
         #: transformers renamed ``past_key_values`` to ``cache``; use what this version takes
         self._cache_kw = "cache" if "cache" in params else "past_key_values"
+        #: every id that ends a completion: the tokenizer's EOS and the model's generation_config
+        #: list (Llama-3 ends turns with <|eot_id|> as well as <|end_of_text|>)
+        self.eos_token_ids: tuple[int, ...] = eos_token_ids(tokenizer, base)
 
     # ---- construction ------------------------------------------------------------------------
     @classmethod
@@ -296,7 +299,13 @@ class Policy(nn.Module):
     def generate(
         self, prompts: Sequence[Sequence[int]], max_new_tokens: int, temperature: float, top_p=1.0
     ) -> list[list[int]]:
-        """Sample a completion per prompt (left-padded batch); each ends at EOS or the budget."""
+        """Sample a completion per prompt (left-padded batch); each ends at an EOS id or the
+        budget. Sampling is from softmax(logits / temperature) (nucleus-cut when ``top_p`` < 1)
+        and nothing else: the checkpoint's own ``generation_config`` (repetition penalty,
+        top-k, min_new_tokens, suppressed tokens...) is set aside, so the tokens come from the
+        distribution ``evaluate`` records as the behaviour policy."""
+        from transformers import GenerationConfig
+
         tok = self.tokenizer
         width = max(len(p) for p in prompts)
         ids = torch.full((len(prompts), width), tok.pad_token_id, dtype=torch.long)
@@ -305,23 +314,38 @@ class Policy(nn.Module):
             ids[row, width - len(prompt) :] = torch.as_tensor(list(prompt))
             mask[row, width - len(prompt) :] = 1
         sample = temperature > 0
-        extra = {"temperature": temperature, "top_p": top_p} if sample else {}
-        out = self.model.generate(
-            input_ids=ids.to(self.device),
-            attention_mask=mask.to(self.device),
+        settings = GenerationConfig(
             max_new_tokens=max_new_tokens,
             do_sample=sample,
+            temperature=temperature if sample else None,
+            top_p=top_p if sample else None,
+            top_k=0,  # off (unset, transformers would fill in its global default, 50)
             pad_token_id=tok.pad_token_id,
-            eos_token_id=tok.eos_token_id,
-            top_k=None,
-            **extra,
+            eos_token_id=list(self.eos_token_ids),
         )
+        base = self.model.get_base_model() if hasattr(self.model, "get_base_model") else self.model
+        own, base.generation_config = base.generation_config, GenerationConfig()
+        try:  # generate fills unset fields from the model's config: give it a blank one
+            out = self.model.generate(
+                input_ids=ids.to(self.device),
+                attention_mask=mask.to(self.device),
+                generation_config=settings,
+            )
+        finally:
+            base.generation_config = own
         completions = []
         for row in out[:, width:].tolist():
-            if tok.eos_token_id in row:
-                row = row[: row.index(tok.eos_token_id) + 1]
-            completions.append(row)
+            end = next((i for i, t in enumerate(row) if t in self.eos_token_ids), None)
+            completions.append(row if end is None else row[: end + 1])
         return completions
+
+
+def eos_token_ids(tokenizer, model: nn.Module) -> tuple[int, ...]:
+    """The tokenizer's EOS id first, then any other the model's generation_config names."""
+    ids = [tokenizer.eos_token_id]
+    configured = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    ids += configured if isinstance(configured, list) else [configured]
+    return tuple(dict.fromkeys(i for i in ids if i is not None))
 
 
 def cache_is_dropped(lm: nn.Module) -> bool:

@@ -267,7 +267,7 @@ class RolloutCollector:
                 )
             ref_logprobs = torch.split(ref.token_logprobs, ref.lengths)
         self.stats["gen_tokens"] += sum(len(c) for c in completions)
-        eos = self.policy.tokenizer.eos_token_id
+        eos = self.policy.eos_token_ids
         steps = []
         for i, (prompt, completion) in enumerate(zip(prompts, completions, strict=True)):
             text = self.policy.tokenizer.decode(completion, skip_special_tokens=True)
@@ -281,7 +281,8 @@ class RolloutCollector:
                     token_logprobs=token_logprobs[i].tolist(),
                     ref_logprobs=None if ref_logprobs is None else ref_logprobs[i].tolist(),
                     value=float(stats.values[i]),
-                    hit_token_limit=completion[-1] != eos and len(completion) >= cfg.max_new_tokens,
+                    hit_token_limit=completion[-1] not in eos
+                    and len(completion) >= cfg.max_new_tokens,
                 )
             )
         return steps

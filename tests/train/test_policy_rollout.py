@@ -162,3 +162,38 @@ def test_a_rollout_the_update_disagrees_with_is_warned_about(policy, tiny_dir, t
         learner.update(steps, random.Random(1))
     assert out["approx_kl_prestep"] > 0.3
     assert caplog.text.count("away from the rollout") == 1  # once per run
+
+
+def _raw_greedy(policy, prompt, steps):
+    """Greedy continuation straight from the model's logits (no processors at all)."""
+    ids = list(prompt)
+    with torch.no_grad():
+        for _ in range(steps):
+            logits = policy.model(input_ids=torch.tensor([ids])).logits[0, -1]
+            ids.append(int(logits.argmax()))
+    return ids[len(prompt) :]
+
+
+def test_sampling_ignores_the_checkpoints_generation_config(tiny_dir, tmp_path):
+    # Qwen2.5-Instruct ships repetition_penalty 1.05: sampling must still be from the logits
+    # that evaluate() records, and every EOS id must end a completion
+    from transformers import GenerationConfig
+
+    config = config_for(tmp_path, tiny_dir, "policy.lora=false")
+    torch.manual_seed(0)
+    plain = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+    prompt = [5, 6, 7, 8, 9]
+    raw = _raw_greedy(plain, prompt, 6)
+    eos = plain.tokenizer.eos_token_id
+    plain.model.generation_config = GenerationConfig(
+        repetition_penalty=50.0, no_repeat_ngram_size=1, top_k=1, min_new_tokens=6,
+        suppress_tokens=[raw[0]], bad_words_ids=[[raw[1]]], eos_token_id=eos,
+    )  # fmt: skip
+    assert plain.generate([prompt], max_new_tokens=6, temperature=0.0) == [raw]
+    assert plain.model.generation_config.repetition_penalty == 50.0  # restored afterwards
+
+    plain.model.generation_config = GenerationConfig(eos_token_id=[eos, raw[2]])
+    again = Policy(plain.model, plain.tokenizer, config.policy, torch.device("cpu"))
+    assert again.eos_token_ids == (eos, raw[2])  # a second end-of-turn id, as Llama-3 has
+    expected = raw[: raw.index(raw[2]) + 1]
+    assert again.generate([prompt], max_new_tokens=6, temperature=0.0) == [expected]

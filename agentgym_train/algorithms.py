@@ -186,17 +186,12 @@ class Learner:
             for chunk, total in zip(chunks, totals, strict=True):
                 batch = [steps[i] for i in chunk]
                 parts: dict[str, float] = {}
-                if batch:
-                    loss, parts, n_tokens = self._loss(batch, use_kl)
+                self.optimizer.zero_grad(set_to_none=True)
+                if batch:  # (a rank with nothing left keeps a zero gradient, same collectives)
+                    parts, n_tokens = self._accumulate(batch, total, use_kl)
                     if before_any_step:  # the update's view of the rollout's own policy
                         parts["approx_kl_prestep"] = parts["approx_kl_old"]
-                    if parallel.is_distributed:  # mean over all ranks' turns after averaging
-                        loss = loss * (len(batch) * parallel.world_size / total)
-                    self.optimizer.zero_grad(set_to_none=True)
-                    loss.backward()
                     tokens += n_tokens
-                else:  # nothing left on this rank: zero gradient, same collectives
-                    self.optimizer.zero_grad(set_to_none=True)
                 parallel.mean_gradients(params)
                 grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
                 self.optimizer.step()
@@ -223,6 +218,23 @@ class Learner:
             "policy.gradient_checkpointing, policy.dtype and the sampling settings",
             kl,
         )
+
+    def _accumulate(self, batch: list[Step], total: float, use_kl: bool):
+        """Backward of the minibatch's mean loss, ``micro_batch_size`` turns at a time
+        (gradient accumulation: the same gradient, a fraction of the activation memory).
+        Each turn weighs ``world_size / total``: the mean over every rank's turns once the
+        ranks' gradients are averaged. Returns the turn-weighted metrics and the token count."""
+        size = self.config.micro_batch_size or len(batch)
+        parts: dict[str, float] = defaultdict(float)
+        tokens = 0
+        for start in range(0, len(batch), size):
+            micro = batch[start : start + size]
+            loss, micro_parts, n_tokens = self._loss(micro, use_kl)
+            (loss * (len(micro) * self.parallel.world_size / total)).backward()  # 1.0 if whole
+            for key, value in micro_parts.items():
+                parts[key] += value * len(micro) / len(batch)
+            tokens += n_tokens
+        return dict(parts), tokens
 
     # ---- losses ------------------------------------------------------------------------------
     def _loss(self, batch: list[Step], use_kl: bool):

@@ -109,6 +109,9 @@ class AlgorithmConfig:
     max_grad_norm: float = opt(1.0, "gradient clipping norm")
     ppo_epochs: int = opt(4, "passes over each rollout batch")
     minibatch_size: int = opt(64, "turns per optimiser step")
+    micro_batch_size: int = opt(
+        0, "turns per forward/backward within a minibatch (gradient accumulation); 0: all"
+    )
     group_size: int = opt(
         4, "GRPO: rollouts per task (same task id and seed); tasks per update = episodes / this"
     )

@@ -226,3 +226,45 @@ def test_bf16_training_keeps_fp32_master_weights(tiny_dir, tmp_path):
 def test_fp16_training_is_refused(tiny_dir, tmp_path):
     with pytest.raises(ValueError, match=r"float16 cannot train.*use bfloat16"):
         config_for(tmp_path, tiny_dir, "policy.dtype=float16")
+
+
+@pytest.mark.parametrize("mode", ["score", "generate"])
+def test_micro_batches_give_the_minibatch_gradient(tiny_dir, tmp_path, mode):
+    import random
+
+    from agentgym_train.algorithms import Learner, assign_ppo_advantages
+
+    config = config_for(
+        tmp_path, tiny_dir, f"rollout.action_mode={mode}", "rollout.max_new_tokens=5",
+        "algorithm.minibatch_size=12", "algorithm.ppo_epochs=1",
+    )  # fmt: skip
+    torch.manual_seed(0)
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"))
+    collector = RolloutCollector(policy, config.rollout, config.reward)
+    episodes = collector.collect([Job(i) for i in range(8)], temperature=1.0)
+    collector.close()
+    assign_ppo_advantages(episodes, gamma=1.0, lam=0.95)
+    steps = [s for e in episodes for s in e.steps]
+    start = {k: v.clone() for k, v in policy.trainable_state().items()}
+    results = {}
+    for micro in (0, 5, 1):  # whole minibatch, uneven micro-batches, one turn at a time
+        policy.load_trainable_state({k: v.clone() for k, v in start.items()})
+        optimizer = torch.optim.SGD([p for p in policy.parameters() if p.requires_grad], lr=0.1)
+        config.algorithm.micro_batch_size = micro
+        learner = Learner(policy, optimizer, config.algorithm, mode, "sum")
+        sizes: list[int] = []
+
+        def counted(batch, use_kl, sizes=sizes, loss=learner._loss):
+            sizes.append(len(batch))
+            return loss(batch, use_kl)
+
+        learner._loss = counted
+        metrics = learner.update(steps, random.Random(0))
+        assert max(sizes) == (micro or 12) and sum(sizes) == len(steps)  # forward passes
+        results[micro] = (policy.trainable_state(), metrics)
+    whole, whole_metrics = results[0]
+    for micro in (5, 1):
+        state, metrics = results[micro]
+        for name, tensor in whole.items():
+            assert torch.allclose(state[name], tensor, atol=1e-6), (micro, name)
+        assert metrics["loss"] == pytest.approx(whole_metrics["loss"], abs=1e-5)

@@ -66,10 +66,14 @@ def _export(argv: list[str]) -> int:
     parser.add_argument("run_dir")
     parser.add_argument("--to", required=True, help="output folder (a plain HF model directory)")
     parser.add_argument("--checkpoint", help="checkpoint folder (default: the latest)")
+    parser.add_argument(
+        "--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
+        help="weights dtype (auto: the run's policy.dtype if it names one, else the base model's)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     from agentgym_train.export import export_run
 
-    print(export_run(args.run_dir, args.to, args.checkpoint))
+    print(export_run(args.run_dir, args.to, args.checkpoint, args.dtype))
     return 0
 
 

@@ -260,6 +260,11 @@ class TrainConfig:
                 "policy.dtype=float16 cannot train: without loss scaling fp16 gradients underflow "
                 "and overflow (one step left embedding rows NaN); use bfloat16 (or float32)"
             )
+        if self.policy.load_in_bits and not self.policy.lora:
+            raise ValueError(
+                f"policy.load_in_bits={self.policy.load_in_bits} needs policy.lora=true: "
+                "quantized weights cannot be trained, only LoRA adapters on top of them"
+            )
         self._check_env_id()
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")

@@ -165,7 +165,13 @@ class Policy(nn.Module):
                 target_modules="all-linear" if targets == ["all-linear"] else list(targets),
                 task_type="CAUSAL_LM",
             )
-            if config.gradient_checkpointing:
+            if config.load_in_bits:  # norms to fp32, inputs requiring grad, as peft advises
+                from peft import prepare_model_for_kbit_training
+
+                model = prepare_model_for_kbit_training(
+                    model, use_gradient_checkpointing=config.gradient_checkpointing
+                )
+            elif config.gradient_checkpointing:
                 model.enable_input_require_grads()
             with warnings.catch_warnings():  # peft asks a deprecated transformers question
                 warnings.simplefilter("ignore", FutureWarning)

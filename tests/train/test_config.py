@@ -56,6 +56,12 @@ def test_unknown_key_names_the_closest_or_lists_valid_ones():
         load_config(None, ["algorithm.zzzz=0.1"])
 
 
+def test_quantized_loading_needs_lora():
+    with pytest.raises(ValueError, match=r"load_in_bits=4 needs policy\.lora=true"):
+        load_config(None, ["policy.load_in_bits=4", "policy.lora=false"])
+    assert load_config(None, ["policy.load_in_bits=4", "policy.lora=true"]).policy.lora
+
+
 def test_unregistered_env_id_is_refused_with_close_matches():
     with pytest.raises(ValueError, match=r"'AgentGym/Toy-v9' is not a registered.*AgentGym/Toy-v0"):
         load_config(None, ["rollout.env_id=AgentGym/Toy-v9"])

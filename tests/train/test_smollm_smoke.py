@@ -145,6 +145,8 @@ def test_smollm2_lora_completes_a_rollout_batch_and_a_ppo_update(tmp_path, env):
         before = trainer.policy.trainable_state()
         metrics = trainer.step()
         after = trainer.policy.trainable_state()
+        if env == "toy":
+            trainer.save()
     finally:
         trainer.close()
 
@@ -155,3 +157,12 @@ def test_smollm2_lora_completes_a_rollout_batch_and_a_ppo_update(tmp_path, env):
     changed = {n for n in before if not torch.equal(before[n], after[n])}
     assert any("lora_B" in n for n in changed), "LoRA weights did not move"
     assert any(n.startswith("value_head.") for n in changed), "value head did not move"
+    if env == "toy":  # the run exports (the GGUF conversion used to leave a quantization_config)
+        from transformers import AutoModelForCausalLM
+
+        from agentgym_train.export import export_run
+
+        out = export_run(tmp_path, tmp_path / "exported")
+        assert "quantization_config" not in (out / "config.json").read_text()
+        exported = AutoModelForCausalLM.from_pretrained(out)
+        assert not any("lora" in name for name, _ in exported.named_parameters())

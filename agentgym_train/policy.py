@@ -122,6 +122,18 @@ class Policy(nn.Module):
             return contextlib.nullcontext()
         return torch.autocast(self.device.type, dtype=self.autocast_dtype)
 
+    @staticmethod
+    def _hidden(lm: nn.Module, **inputs) -> torch.Tensor:
+        """The last layer's (normed) hidden states. The decoder stack runs alone: the LM head is
+        applied later to the few positions that need logits, and no other layer's output is
+        kept (``output_hidden_states=True`` held every layer's until the end)."""
+        base = lm.get_base_model() if hasattr(lm, "get_base_model") else lm
+        decoder = base.get_decoder() if hasattr(base, "get_decoder") else None
+        if decoder is None or decoder is base:  # no separate decoder: the whole model, as before
+            out = lm(**inputs, output_hidden_states=True, logits_to_keep=1)
+            return out.hidden_states[-1]
+        return decoder(**inputs).last_hidden_state
+
     def _value(self, hidden: torch.Tensor) -> torch.Tensor:
         with torch.autocast(self.device.type, enabled=False):  # the value head stays fp32
             return self.value_head(hidden.float()).squeeze(-1)
@@ -234,8 +246,7 @@ class Policy(nn.Module):
         seqs = [list(p) + list(c) for p, c in zip(prompts, completions, strict=True)]
         ids, mask = pad_right(seqs, self.tokenizer.pad_token_id)
         ids, mask = ids.to(self.device), mask.to(self.device)
-        out = lm(input_ids=ids, attention_mask=mask, output_hidden_states=True, logits_to_keep=1)
-        hidden = out.hidden_states[-1]
+        hidden = self._hidden(lm, input_ids=ids, attention_mask=mask)
         starts = torch.as_tensor([len(p) for p in prompts], device=self.device)
         lengths = [len(c) for c in completions]
         positions = torch.arange(ids.shape[1], device=self.device)
@@ -281,20 +292,15 @@ class Policy(nn.Module):
         p_ids, p_mask = pad_right(prompts, pad)
         p_ids, p_mask = p_ids.to(device), p_mask.to(device)
         cache = DynamicCache(config=lm.config)
-        out = lm(
-            input_ids=p_ids,
-            attention_mask=p_mask,
-            use_cache=True,
-            **{self._cache_kw: cache},
-            output_hidden_states=True,
-            logits_to_keep=1,
+        prompt_hidden = self._hidden(
+            lm, input_ids=p_ids, attention_mask=p_mask, use_cache=True, **{self._cache_kw: cache}
         )
         if cache.get_seq_length() != p_ids.shape[1]:  # never score candidates without context
             raise RuntimeError("the prompt pass left the KV cache empty; candidates would be "
                                "scored without their prompt")  # fmt: skip
         p_len = p_mask.sum(dim=1)
         rows = torch.arange(len(prompts), device=device)
-        last = out.hidden_states[-1][rows, p_len - 1]  # (P, H)
+        last = prompt_hidden[rows, p_len - 1]  # (P, H)
         head = lm.get_output_embeddings()
         first_logp = torch.log_softmax(head(last).float(), dim=-1)  # (P, V)
         flat = [list(c) for group in candidates for c in group]
@@ -307,16 +313,14 @@ class Policy(nn.Module):
         first = first_logp[owner, c_ids[:, 0]]  # (R,)
         cache.batch_select_indices(owner)
         positions = p_len[owner][:, None] + torch.arange(c_ids.shape[1], device=device)[None, :]
-        out_c = lm(
+        hidden = self._hidden(
+            lm,
             input_ids=c_ids,
             attention_mask=torch.cat([p_mask[owner], c_mask], dim=1),
             position_ids=positions,
             use_cache=True,
             **{self._cache_kw: cache},
-            output_hidden_states=True,
-            logits_to_keep=1,
         )
-        hidden = out_c.hidden_states[-1]
         # candidate position j predicts candidate token j+1
         predicts = c_mask.bool().clone()
         predicts[torch.arange(len(flat), device=device), c_mask.sum(dim=1) - 1] = False
@@ -406,7 +410,11 @@ def eos_token_ids(tokenizer, model: nn.Module) -> tuple[int, ...]:
 def cache_is_dropped(lm: nn.Module) -> bool:
     """True when a forward pass of ``lm`` would ignore ``use_cache``: transformers turns the KV
     cache off in every checkpointed layer while training with gradients (modeling_layers.py)."""
-    checkpointing = bool(getattr(lm, "is_gradient_checkpointing", False))
+    checkpointing = bool(
+        getattr(lm, "is_activation_checkpointing", None)  # transformers >= 5.2x
+        if hasattr(lm, "is_activation_checkpointing")
+        else getattr(lm, "is_gradient_checkpointing", False)
+    )
     return checkpointing and lm.training and torch.is_grad_enabled()
 
 

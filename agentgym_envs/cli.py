@@ -83,7 +83,7 @@ def make_env(entry: EnvEntry, difficulty: str, split: str, kwargs: dict[str, Any
         from gymnasium.envs.registration import load_env_creator
 
         cls = load_env_creator(entry.entry_point)
-        names = [n for n in inspect.signature(cls).parameters]
+        names = list(inspect.signature(cls).parameters)
         raise UsageError(
             f"{entry.id} has no keyword {bad.group(1)!r}; it takes {', '.join(names)}"
         ) from None

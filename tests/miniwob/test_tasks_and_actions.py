@@ -62,6 +62,7 @@ def test_registration_entries_cover_every_text_task():
         "entry_point": "agentgym_envs.miniwob.env:MiniWoBEnv",
         "max_episode_steps": 10,
         "kwargs": {"task": "click-test"},
+        "difficulties": ("easy",),  # a one-task id is made at its own tier only
     } in rows
 
 

@@ -246,10 +246,7 @@ class TrainConfig:
             "rollout.action_mode": (self.rollout.action_mode, ("generate", "score")),
             "rollout.score_reduction": (self.rollout.score_reduction, ("sum", "mean")),
             "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),
-            "policy.dtype": (
-                self.policy.dtype,
-                ("auto", "float32", "bfloat16", "float16"),
-            ),  # fp16: below
+            "policy.dtype": (self.policy.dtype, ("auto", "float32", "bfloat16", "float16")),
             "policy.load_in_bits": (self.policy.load_in_bits, (0, 4, 8)),
         }
         for name, (value, valid) in choices.items():

@@ -410,12 +410,10 @@ def eos_token_ids(tokenizer, model: nn.Module) -> tuple[int, ...]:
 def cache_is_dropped(lm: nn.Module) -> bool:
     """True when a forward pass of ``lm`` would ignore ``use_cache``: transformers turns the KV
     cache off in every checkpointed layer while training with gradients (modeling_layers.py)."""
-    checkpointing = bool(
-        getattr(lm, "is_activation_checkpointing", None)  # transformers >= 5.2x
-        if hasattr(lm, "is_activation_checkpointing")
-        else getattr(lm, "is_gradient_checkpointing", False)
-    )
-    return checkpointing and lm.training and torch.is_grad_enabled()
+    # transformers 5.2x renamed is_gradient_checkpointing (now deprecated, with a warning)
+    new_name = hasattr(lm, "is_activation_checkpointing")
+    flag = "is_activation_checkpointing" if new_name else "is_gradient_checkpointing"
+    return bool(getattr(lm, flag, False)) and lm.training and torch.is_grad_enabled()
 
 
 def _bnb_config(bits: int, device: torch.device):

@@ -1,29 +1,39 @@
-"""WebShop's purchase reward, re-derived from the rules of the original ``get_reward``.
+"""WebShop's purchase reward: the original ``get_reward`` rule for rule, checked against it.
 
     score = r_type * (n_att + n_opt + r_price) / (|goal attributes| + |goal options| + 1)
 
 - ``r_type`` (is it the right kind of product?): 1.0 when the bought product shares the goal's query
   subcategory, or at least 2 breadcrumb levels (as a set, order ignored), or more than 20% of the
   goal title's nouns; else 0.5. Then a noun overlap under 10% forces 0.1 and no overlap forces 0.0.
-  A goal title without nouns scores a noun overlap of 0.2.
+  The overlap is |set(bought nouns) & set(goal nouns)| / len(goal nouns) (a noun repeated in the
+  goal title counts twice below the line, as the original's token list does); a goal title
+  without nouns scores 0.2.
 - ``n_att``: goal attributes matched, each either by a fuzzy token-set ratio > 85 against any
   product attribute or as a substring of the lower-cased title, bullet points (joined by spaces)
   or description.
-- ``n_opt``: selected options that match. Every selected and every wanted value is first colour
-  normalised (the first entry of ``COLOR_SET`` that is a substring of it, if any). A selected
-  ``size`` must then equal a wanted value exactly; any other group needs a token-set ratio > 85
-  with a wanted value (lenient: ``large`` vs ``x-large`` scores 100). An unmatched selection still
-  counts when its value is a substring of the title, bullets or description.
+- ``n_opt``: wanted option values matched. Wanted and selected values are colour normalised (the
+  first entry of ``COLOR_SET`` that is a substring of the value, if any); a wanted value counts
+  once when any selected value has a token-set ratio > 85 with it. Option groups play no part
+  (a selected "large" size meets a wanted "x-large": their token-set ratio is 100), unasked
+  selections cannot add anything, and nothing is looked up in the product text.
 - ``r_price``: 1 when the price is within the goal's bound. A goal without a bound counts the price
-  as satisfied, as the original's (1,000,000-dollar) stand-in bound always was.
+  as satisfied, as the original's 1,000,000-dollar stand-in bound always is.
 
-The fuzzy score is rapidfuzz's ``token_set_ratio`` with the original's preprocessing (ASCII only,
-lower case, non-word characters to spaces) and rounded to an integer as thefuzz reports it, so
-``> 85`` means a raw score of at least 85.5.
+The fuzzy score is thefuzz's ``token_set_ratio`` (the original pins thefuzz 0.19.0): characters
+U+0080-U+00FF dropped, non-word characters to spaces, lower case, stripped; the best of the three
+token-set comparisons, rounded to an integer, so ``> 85`` means a raw score of at least 85.5. The
+ratio comes from rapidfuzz (the Levenshtein-based ratio thefuzz uses with python-Levenshtein);
+the pinned install without it falls back to difflib, which gave the same reward on every golden
+case (tests/webshop/reward_golden).
 
-Deviations: our own colour list (below); type nouns come from ``Product.type_nouns`` stored at
-generation time instead of a spaCy parse; the total is capped at 1.0 (the original can exceed 1
-when extra, unasked-for selections substring-match the product text).
+Checked against the original's own functions (princeton-nlp/WebShop 64fa2a5,
+``web_agent_site/engine/goal.py``) on the golden cases in tests/webshop/reward_golden: identical
+on every one. Deviations: goal options are the wanted values (the layout of the original's human
+goals; the dict we keep only names their groups for the instruction). The original, given a
+dict of options (its synthetic goals), fuzzy-matches the ``(group, value)`` tuples of
+``.items()`` instead of the values; that is a bug of the original and is not reproduced. Type
+nouns come from ``Product.type_nouns``, stored at catalog build time, instead of a spaCy parse of
+the title at every purchase.
 """
 
 from __future__ import annotations
@@ -37,27 +47,28 @@ from rapidfuzz import fuzz
 from agentgym_envs.webshop.schema import Goal, Product
 
 FUZZY_THRESHOLD = 85
-EXACT_MATCH_GROUPS = frozenset({"size"})
 BREADCRUMB_SEPARATOR = "›"
 
-#: Colour words in alphabetical order. Normalisation picks the FIRST entry that is a substring of
-#: an option value, so "navy blue" -> "blue" and "light blue" -> "blue" (both match each other),
-#: and plain substrings count ("hundred" contains "red"), as in the original rule. Modifiers such
-#: as "dark" / "light" are deliberately not colours here.
+#: The original's colour words, in its order (``normalize.COLOR_SET``): normalisation picks the
+#: FIRST entry that is a substring of a value, so "navy blue" -> "blue", "light grey" -> "light",
+#: "dark wash" -> "ash", and plain substrings count ("standard" contains "tan").
 COLOR_SET: tuple[str, ...] = (
-    "amber", "apricot", "aqua", "azure", "beige", "black", "blue", "blush", "bronze", "brown",
-    "burgundy", "camel", "camo", "caramel", "champagne", "charcoal", "cherry", "chestnut",
-    "chocolate", "cinnamon", "clear", "cobalt", "coffee", "copper", "coral", "cream", "crimson",
-    "cyan", "denim", "ebony", "emerald", "espresso", "fuchsia", "gold", "graphite", "gray", "green",
-    "grey", "hazel", "indigo", "ivory", "jade", "khaki", "lavender", "lemon", "leopard", "lilac",
-    "lime", "magenta", "mahogany", "maroon", "mauve", "mint", "mocha", "multicolor", "mustard",
-    "navy", "nude", "oatmeal", "olive", "onyx", "orange", "peach", "pearl", "periwinkle", "pewter",
-    "pink", "plum", "purple", "rainbow", "raspberry", "red", "rose", "ruby", "rust", "sage",
-    "salmon", "sand", "sapphire", "scarlet", "silver", "slate", "smoke", "taupe", "teal",
-    "turquoise", "vanilla", "violet", "walnut", "wheat", "white", "wine", "yellow",
+    "alabaster", "apricot", "aqua", "ash", "asphalt", "azure", "banana", "beige", "black", "blue",
+    "blush", "bordeaux", "bronze", "brown", "burgundy", "camel", "camo", "caramel", "champagne",
+    "charcoal", "cheetah", "chestnut", "chocolate", "christmas", "coffee", "cognac", "copper",
+    "coral", "cranberry", "cream", "crystal", "dark", "denim", "eggplant", "elephant", "espresso",
+    "fuchsia", "gold", "granite", "grape", "graphite", "grass", "gray", "green", "grey",
+    "heather", "indigo", "ivory", "ivy", "khaki", "lavender", "lemon", "leopard", "light",
+    "lilac", "lime", "magenta", "maroon", "mauve", "merlot", "midnight", "mint", "mocha",
+    "multicolor", "mushroom", "mustard", "natural", "navy", "nude", "olive", "orange", "peach",
+    "pewter", "pink", "plum", "purple", "rainbow", "red", "rose", "royal", "rust", "sand",
+    "sapphire", "seashell", "silver", "skull", "slate", "steel", "stone", "stonewash",
+    "sunflower", "tan", "taupe", "teal", "tiger", "turquoise", "violet", "walnut", "wheat",
+    "white", "wine", "yellow",
 )  # fmt: skip
 
-_NON_WORD = re.compile(r"[^a-z0-9_]+")  # \W on ASCII text, as thefuzz's full_process
+_LATIN1 = {code: None for code in range(0x80, 0x100)}  # thefuzz's "ascii dammit" table
+_NON_WORD = re.compile(r"\W", re.UNICODE | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -85,8 +96,8 @@ def normalize_color(value: str) -> str:
 
 
 def _fuzzy_key(text: str) -> str:
-    ascii_only = text.encode("ascii", "ignore").decode()
-    return _NON_WORD.sub(" ", ascii_only.lower()).strip()
+    """thefuzz's ``full_process(text, force_ascii=True)``."""
+    return _NON_WORD.sub(" ", text.translate(_LATIN1)).lower().strip()
 
 
 def fuzzy_match(a: str, b: str) -> bool:
@@ -94,15 +105,7 @@ def fuzzy_match(a: str, b: str) -> bool:
     ka, kb = _fuzzy_key(a), _fuzzy_key(b)
     if not ka or not kb:
         return False
-    return round(fuzz.token_set_ratio(ka, kb)) > FUZZY_THRESHOLD
-
-
-def _in_product_text(phrase: str, product: Product) -> bool:
-    return (
-        phrase in product.title.lower()
-        or phrase in " ".join(product.bullets).lower()
-        or phrase in product.description.lower()
-    )
+    return round(fuzz.token_set_ratio(ka, kb, processor=None)) > FUZZY_THRESHOLD
 
 
 def type_reward(product: Product, goal: Goal) -> tuple[float, bool, bool, float]:
@@ -126,30 +129,28 @@ def type_reward(product: Product, goal: Goal) -> tuple[float, bool, bool, float]
     return r_type, query_match, category_match, title_score
 
 
+def _in_product_text(phrase: str, product: Product) -> bool:
+    return (
+        phrase in product.title.lower()
+        or phrase in " ".join(product.bullets).lower()
+        or phrase in product.description.lower()
+    )
+
+
 def attribute_matches(product: Product, goal: Goal) -> int:
     """How many goal attributes the product has (fuzzy attribute match or text substring)."""
-    matches = 0
-    for wanted in goal.attributes:
-        if any(fuzzy_match(have, wanted) for have in product.attributes) or _in_product_text(
-            wanted, product
-        ):
-            matches += 1
-    return matches
+    return sum(
+        any(fuzzy_match(have, wanted) for have in product.attributes)
+        or _in_product_text(wanted, product)
+        for wanted in goal.attributes
+    )
 
 
-def option_matches(product: Product, goal: Goal, selected: Mapping[str, str]) -> int:
-    """How many selected options match a wanted value (see the module docstring)."""
+def option_matches(goal: Goal, selected: Mapping[str, str]) -> int:
+    """How many wanted option values some selected value meets (see the module docstring)."""
+    chosen = [normalize_color(value) for value in selected.values()]
     wanted = [normalize_color(value) for value in goal.options.values()]
-    matches = 0
-    for group, value in selected.items():
-        value = normalize_color(value)
-        if group.lower() in EXACT_MATCH_GROUPS:
-            matched = value in wanted
-        else:
-            matched = any(fuzzy_match(w, value) for w in wanted)
-        if matched or _in_product_text(value, product):
-            matches += 1
-    return matches
+    return sum(any(fuzzy_match(have, want) for have in chosen) for want in wanted)
 
 
 def compute_reward(
@@ -162,10 +163,10 @@ def compute_reward(
     price = product.price if price is None else price
     r_type, query_match, category_match, title_score = type_reward(product, goal)
     n_att = attribute_matches(product, goal)
-    n_opt = option_matches(product, goal, selected_options)
+    n_opt = option_matches(goal, selected_options)
     r_price = goal.price_upper is None or price <= goal.price_upper
     denominator = len(goal.attributes) + len(goal.options) + 1
-    score = min(1.0, (n_att + n_opt + int(r_price)) / denominator * r_type)  # original's order
+    score = (n_att + n_opt + int(r_price)) / denominator * r_type  # the original's order
     return RewardBreakdown(
         r_type=r_type,
         r_att=n_att / len(goal.attributes) if goal.attributes else None,

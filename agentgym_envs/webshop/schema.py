@@ -44,7 +44,7 @@ class Goal:
     title: str  # the target's title (r_type compares title nouns)
     type_nouns: tuple[str, ...]  # the target title's nouns
     attributes: tuple[str, ...]  # attributes the instruction asks for
-    options: dict[str, str]  # option group -> wanted value, e.g. {"color": "navy blue"}
+    options: dict[str, str]  # group -> wanted value; the reward reads the values only
     price_upper: float | None  # None: no price constraint
 
     @classmethod

@@ -77,6 +77,12 @@ class PolicyConfig:
         "module names that receive adapters ('all-linear' as the only item: every linear layer)",
     )
     gradient_checkpointing: bool = opt(False, "recompute activations in backward to save memory")
+    score_chunk_size: int = opt(
+        0,
+        "score mode, with gradients: candidate rows per recomputed chunk (each chunk's copies of "
+        "its prompt's KV cache are dropped after the forward and rebuilt in backward); 0: all "
+        "rows at once, every copy kept for backward",
+    )
     load_in_bits: int = opt(0, "0 | 4 | 8: quantise the frozen base with bitsandbytes (CUDA only)")
     chat_template: str = opt(
         "auto", "auto | never: use the tokenizer's chat template when it has one"

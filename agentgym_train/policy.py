@@ -18,6 +18,7 @@ from pathlib import Path
 
 import torch
 from torch import nn
+from torch.utils.checkpoint import checkpoint
 
 from agentgym_train.config import PolicyConfig
 
@@ -277,9 +278,11 @@ class Policy(nn.Module):
     ) -> SequenceStats:
         """Log-probs of every candidate continuation of every prompt, running each prompt once.
 
-        The prompts go through the LM once with a KV cache; the cache rows are then repeated per
-        candidate and the candidates run on top of it, so K admissible actions cost one prompt
-        pass instead of K. Gradients flow through the cache. Results are per candidate row, in
+        The prompts go through the LM once with a KV cache; each candidate row then runs on top
+        of its prompt's cache rows, so K admissible actions cost one prompt pass instead of K.
+        Gradients flow through the cache. With gradients and ``policy.score_chunk_size`` N > 0,
+        candidates run N rows at a time under activation checkpointing, so backward never holds
+        more than one chunk's copies of the prompt cache. Results are per candidate row, in
         order (prompt 0's candidates first); ``values`` are per prompt.
         """
         from transformers import DynamicCache
@@ -288,8 +291,7 @@ class Policy(nn.Module):
         if cache_is_dropped(lm):
             return self._score_full_sequences(prompts, candidates, values, lm)
         device = self.device
-        pad = self.tokenizer.pad_token_id
-        p_ids, p_mask = pad_right(prompts, pad)
+        p_ids, p_mask = pad_right(prompts, self.tokenizer.pad_token_id)
         p_ids, p_mask = p_ids.to(device), p_mask.to(device)
         cache = DynamicCache(config=lm.config)
         prompt_hidden = self._hidden(
@@ -299,41 +301,65 @@ class Policy(nn.Module):
             raise RuntimeError("the prompt pass left the KV cache empty; candidates would be "
                                "scored without their prompt")  # fmt: skip
         p_len = p_mask.sum(dim=1)
-        rows = torch.arange(len(prompts), device=device)
-        last = prompt_hidden[rows, p_len - 1]  # (P, H)
-        head = lm.get_output_embeddings()
-        first_logp = torch.log_softmax(head(last).float(), dim=-1)  # (P, V)
+        last = prompt_hidden[torch.arange(len(prompts), device=device), p_len - 1]  # (P, H)
+        first_logp = torch.log_softmax(lm.get_output_embeddings()(last).float(), dim=-1)
         flat = [list(c) for group in candidates for c in group]
         owner = torch.as_tensor(
             [i for i, group in enumerate(candidates) for _ in group], device=device
         )
         lengths = [len(c) for c in flat]
-        c_ids, c_mask = pad_right(flat, pad)
-        c_ids, c_mask = c_ids.to(device), c_mask.to(device)
-        first = first_logp[owner, c_ids[:, 0]]  # (R,)
-        cache.batch_select_indices(owner)
-        positions = p_len[owner][:, None] + torch.arange(c_ids.shape[1], device=device)[None, :]
-        hidden = self._hidden(
-            lm,
-            input_ids=c_ids,
-            attention_mask=torch.cat([p_mask[owner], c_mask], dim=1),
-            position_ids=positions,
-            use_cache=True,
-            **{self._cache_kw: cache},
-        )
-        # candidate position j predicts candidate token j+1
-        predicts = c_mask.bool().clone()
-        predicts[torch.arange(len(flat), device=device), c_mask.sum(dim=1) - 1] = False
-        targets = torch.roll(c_ids, shifts=-1, dims=1)[predicts]
-        rest = selective_log_softmax_(head(hidden[predicts]).float(), targets)
+        first = first_logp[owner, torch.as_tensor([c[0] for c in flat], device=device)]  # (R,)
+        kv = [tensor for layer in cache.layers for tensor in (layer.keys, layer.values)]
+        chunk = self.config.score_chunk_size if torch.is_grad_enabled() else 0
+        chunk = chunk if chunk > 0 else len(flat)
+        rest = []
+        for start in range(0, len(flat), chunk):
+            rows = slice(start, start + chunk)
+            args = (lm, flat[rows], owner[rows], p_mask, p_len, *kv)
+            if chunk < len(flat):
+                rest.append(checkpoint(self._continuations, *args, use_reentrant=False))
+            else:
+                rest.append(self._continuations(*args))
         token_logprobs = torch.empty(sum(lengths), device=device, dtype=torch.float32)
         starts = torch.cumsum(torch.as_tensor([0, *lengths[:-1]], device=device), dim=0)
         is_first = torch.zeros(sum(lengths), dtype=torch.bool, device=device)
         is_first[starts] = True
         token_logprobs = token_logprobs.masked_scatter(is_first, first)
-        token_logprobs = token_logprobs.masked_scatter(~is_first, rest)
+        token_logprobs = token_logprobs.masked_scatter(~is_first, torch.cat(rest))
         value = self._value(last) if values else None
         return SequenceStats(token_logprobs, None, lengths, value)
+
+    def _continuations(
+        self,
+        lm: nn.Module,
+        rows: list[list[int]],
+        owner: torch.Tensor,
+        p_mask: torch.Tensor,
+        p_len: torch.Tensor,
+        *kv: torch.Tensor,
+    ) -> torch.Tensor:
+        """Log-probs of tokens 2.. of candidate ``rows`` (row i continues prompt ``owner[i]``;
+        ``kv`` is the prompt cache as keys, values per layer), flattened in row order."""
+        from transformers import DynamicCache
+
+        pairs = [(kv[i][owner], kv[i + 1][owner]) for i in range(0, len(kv), 2)]
+        cache = DynamicCache(pairs, config=lm.config)
+        c_ids, c_mask = pad_right(rows, self.tokenizer.pad_token_id)
+        c_ids, c_mask = c_ids.to(self.device), c_mask.to(self.device)
+        steps = torch.arange(c_ids.shape[1], device=self.device)
+        hidden = self._hidden(
+            lm,
+            input_ids=c_ids,
+            attention_mask=torch.cat([p_mask[owner], c_mask], dim=1),
+            position_ids=p_len[owner][:, None] + steps[None, :],
+            use_cache=True,
+            **{self._cache_kw: cache},
+        )
+        # candidate position j predicts candidate token j+1
+        predicts = c_mask.bool().clone()
+        predicts[torch.arange(len(rows), device=self.device), c_mask.sum(dim=1) - 1] = False
+        targets = torch.roll(c_ids, shifts=-1, dims=1)[predicts]
+        return selective_log_softmax_(lm.get_output_embeddings()(hidden[predicts]).float(), targets)
 
     def _score_full_sequences(
         self,

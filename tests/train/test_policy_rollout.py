@@ -124,6 +124,44 @@ def test_score_mode_is_the_same_under_gradient_checkpointing(tiny_dir, tmp_path)
     assert torch.allclose(checkpointed.values, plain.values, atol=1e-6)
 
 
+def _saved_bytes_and_grads(policy, prompts, groups):
+    """Bytes autograd keeps for backward (each storage once), log-probs and the gradient of
+    their sum."""
+    saved = {}
+
+    def pack(tensor):
+        storage = tensor.untyped_storage()
+        saved[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    policy.zero_grad()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        stats = policy.score_candidates(prompts, groups)
+    stats.sums().sum().backward()
+    grads = {n: p.grad.clone() for n, p in policy.named_parameters() if p.grad is not None}
+    return sum(saved.values()), stats.token_logprobs.detach(), grads
+
+
+def test_chunked_candidate_scoring_keeps_no_cache_copies_for_backward(tiny_dir, tmp_path):
+    # one 160-token prompt with 48 candidates: unchunked, backward holds 48 copies of its cache
+    prompts = [list(range(5, 165))]
+    groups = [[[20 + i % 40, 21 + i % 30, 2] for i in range(48)]]
+    config = config_for(tmp_path, tiny_dir)
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"))
+    policy.train()
+    whole_bytes, whole_logp, whole_grads = _saved_bytes_and_grads(policy, prompts, groups)
+    for chunk in (1, 5):
+        policy.config.score_chunk_size = chunk
+        saved, logp, grads = _saved_bytes_and_grads(policy, prompts, groups)
+        assert torch.allclose(logp, whole_logp, atol=1e-5), chunk
+        for name, grad in whole_grads.items():
+            assert torch.allclose(grads[name], grad, atol=1e-5), (chunk, name)
+        assert saved < whole_bytes / 3, (chunk, saved, whole_bytes)
+    with torch.no_grad():  # without gradients there is nothing to recompute: one pass
+        assert torch.allclose(policy.score_candidates(prompts, groups).token_logprobs, whole_logp,
+                              atol=1e-5)  # fmt: skip
+
+
 @pytest.mark.parametrize("mode", ["score", "generate"])
 @pytest.mark.parametrize("checkpointing", [False, True])
 def test_update_sees_the_rollout_policy_before_its_first_step(

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU check: a randomly initialised ~0.5B-parameter Llama (built from config, tokenizer trained
-# locally: nothing from the internet), a few PPO updates on Toy-v0 with LoRA in bf16, generation
-# and training tokens per second. Options: see `bash scripts/gpu_check.sh --help`.
-# Dry run of the same code on a CPU: bash scripts/gpu_check.sh --device cpu --size small
+# GPU check: prefill / decode / scoring / backward throughput and peak memory of a real-shaped
+# model (random-init Qwen2.5-0.5B shapes, or --model DIR), against plain model.generate (and
+# vLLM when installed), then a few PPO updates through the trainer. Nothing from the internet.
+# Options: bash scripts/gpu_check.sh --help. CPU dry run: --device cpu --shape small
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-exec "${PYTHON:-.venv/bin/python}" -m agentgym_train.gpu_check "$@"
+exec "${PYTHON:-.venv/bin/python}" benchmarks/perf/gpu_check.py "$@"

@@ -81,7 +81,7 @@ def save_checkpoint(
     tmp = root / f".tmp_{PREFIX}{update:06d}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    torch.save(policy.trainable_state(), tmp / "trainable.pt")
+    torch.save(policy.trainable_state(copy=False), tmp / "trainable.pt")
     torch.save(optimizer.state_dict(), tmp / "optimizer.pt")
     torch.save(scheduler.state_dict(), tmp / "scheduler.pt")
     torch.save(rng_state(), tmp / "rng.pt")

@@ -195,9 +195,15 @@ class Policy(nn.Module):
         return policy
 
     # ---- parameters and state ----------------------------------------------------------------
-    def trainable_state(self) -> dict[str, torch.Tensor]:
-        """Every trainable tensor by name (LoRA weights or the whole LM, plus the value head)."""
-        return {name: p.detach().clone() for name, p in self.named_parameters() if p.requires_grad}
+    def trainable_state(self, copy: bool = True) -> dict[str, torch.Tensor]:
+        """Every trainable tensor by name (LoRA weights or the whole LM, plus the value head):
+        a snapshot, or with ``copy=False`` the live tensors (to save or fingerprint them without
+        a second copy of a full fine-tune's weights in device memory)."""
+        return {
+            name: p.detach().clone() if copy else p.detach()
+            for name, p in self.named_parameters()
+            if p.requires_grad
+        }
 
     def load_trainable_state(self, state: dict[str, torch.Tensor]) -> None:
         params = dict(self.named_parameters())

@@ -316,7 +316,7 @@ class Trainer:
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
         update = self.state["update"]
         parallel = self.parallel
-        extra, prints = parallel.checkpoint_extras(self.policy.trainable_state())
+        extra, prints = parallel.checkpoint_extras(self.policy.trainable_state(copy=False))
         path = self.run_dir / "checkpoints" / f"update_{update:06d}"
         if parallel.is_main:
             path = save_checkpoint(

@@ -172,6 +172,20 @@ def test_single_process_collectives_change_nothing():
     assert fingerprint(a) != fingerprint({"w": torch.tensor([0.0, 1e-30])})
 
 
+def test_fingerprint_sees_one_bit_and_not_the_chunking(monkeypatch):
+    import agentgym_train.distributed as distributed
+
+    w = torch.randn(300, 7)
+    nudged = w.clone()
+    nudged[123, 4] = torch.nextafter(nudged[123, 4], torch.tensor(9.0))  # one bit
+    whole = fingerprint({"w": w})
+    assert whole != fingerprint({"w": nudged})
+    assert whole != fingerprint({"w": w.t().contiguous()}) != fingerprint({"v": w})
+    assert fingerprint({"w": w.bfloat16()}) != fingerprint({"w": w.half()})
+    monkeypatch.setattr(distributed, "CHECKSUM_CHUNK", 5)
+    assert fingerprint({"w": w}) == whole
+
+
 # ---- a real 2-process run --------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as sock:

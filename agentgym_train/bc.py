@@ -111,24 +111,23 @@ def fine_tune(
         for start in range(0, len(order), config.batch_size):
             batch = [examples[i] for i in order[start : start + config.batch_size]]
             mine = parallel.shard(batch)
+            tokens = sum(len(b[1]) for b in batch)  # every rank's: the loss is the batch's mean
             optimizer.zero_grad(set_to_none=True)
-            if mine:
-                stats = policy.evaluate([b[0] for b in mine], [b[1] for b in mine], values=False)
-                loss = -stats.token_logprobs.mean()
-                if parallel.is_distributed:  # token mean over the whole batch after averaging
-                    share = sum(len(b[1]) for b in mine) / sum(len(b[1]) for b in batch)
-                    (loss * share * parallel.world_size).backward()
-                else:
-                    loss.backward()
+            nll = 0.0
+            step = config.micro_batch_size or max(len(mine), 1)
+            for at in range(0, len(mine), step):  # gradient accumulation over micro-batches
+                micro = mine[at : at + step]
+                stats = policy.evaluate([b[0] for b in micro], [b[1] for b in micro], values=False)
+                micro_nll = -stats.token_logprobs.sum()
+                # x world size: the batch's token mean once the ranks' gradients are averaged
+                (micro_nll * parallel.world_size / tokens).backward()
+                nll += float(micro_nll.detach())
             parallel.mean_gradients(params)
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optimizer.step()
             if parallel.is_distributed:
-                local = float(loss.detach()) * sum(len(b[1]) for b in mine) if mine else 0.0
-                total = sum(len(b[1]) for b in batch)
-                losses.append(float(parallel.sum_floats([local])[0]) / total)
-            else:
-                losses.append(float(loss.detach()))
+                nll = float(parallel.sum_floats([nll])[0])
+            losses.append(nll / tokens)
             bar.update()
             bar.set_postfix(loss=f"{losses[-1]:.3f}")
     bar.close()

@@ -215,6 +215,9 @@ class BCConfig:
     epochs: int = opt(2, "passes over the dataset")
     lr: float = opt(1e-3, "learning rate of the cloning step")
     batch_size: int = opt(32, "examples per optimiser step")
+    micro_batch_size: int = opt(
+        0, "examples per forward/backward within a batch (gradient accumulation); 0: all"
+    )
 
 
 @dataclass

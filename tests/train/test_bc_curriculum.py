@@ -58,6 +58,28 @@ def test_behaviour_cloning_lowers_the_loss(tiny_dir, tmp_path):
     assert metrics["bc/loss_last"] < metrics["bc/loss_first"]
 
 
+def test_behaviour_cloning_micro_batches_give_the_batch_gradient(tiny_dir, tmp_path):
+    from agentgym_train.bc import fine_tune, oracle_trajectories
+
+    config = config_for(tmp_path, tiny_dir, "bc.episodes=6", "bc.epochs=1", "bc.batch_size=64")
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+    collector = RolloutCollector(policy, config.rollout, config.reward, num_envs=1)
+    examples = examples_from(collector, oracle_trajectories(collector, 6))
+    collector.close()
+    start = policy.trainable_state()
+    after, losses = {}, {}
+    for micro in (0, 1, 3):
+        policy.load_trainable_state({k: v.clone() for k, v in start.items()})
+        config.bc.micro_batch_size = micro
+        losses[micro] = fine_tune(policy, examples, config.bc)["bc/loss_first"]
+        after[micro] = policy.trainable_state()
+    assert len(examples) > 3  # one batch, split into several micro-batches
+    for micro in (1, 3):
+        assert losses[micro] == pytest.approx(losses[0], rel=1e-5)
+        moved = [k for k in start if not torch.equal(after[0][k], start[k])]
+        assert moved and all(torch.allclose(after[micro][k], after[0][k], atol=1e-6) for k in start)
+
+
 def test_curriculum_by_update_and_by_success():
     by_update = Curriculum(
         CurriculumConfig(mode="by_update", switch_updates=[2, 4]), {"difficulty": "easy"}

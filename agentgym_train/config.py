@@ -84,6 +84,11 @@ class PolicyConfig:
         "rows at once, every copy kept for backward",
     )
     load_in_bits: int = opt(0, "0 | 4 | 8: quantise the frozen base with bitsandbytes (CUDA only)")
+    attn_implementation: str = opt(
+        "auto",
+        "auto | eager | sdpa | flash_attention_2: the attention kernels (auto: transformers' "
+        "choice, sdpa where available; flash_attention_2 needs the flash-attn package and CUDA)",
+    )
     chat_template: str = opt(
         "auto", "auto | never: use the tokenizer's chat template when it has one"
     )
@@ -257,6 +262,10 @@ class TrainConfig:
             "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),
             "policy.dtype": (self.policy.dtype, ("auto", "float32", "bfloat16", "float16")),
             "policy.load_in_bits": (self.policy.load_in_bits, (0, 4, 8)),
+            "policy.attn_implementation": (
+                self.policy.attn_implementation,
+                ("auto", "eager", "sdpa", "flash_attention_2"),
+            ),
         }
         for name, (value, valid) in choices.items():
             if value not in valid:

@@ -158,6 +158,8 @@ class Policy(nn.Module):
             tokenizer.pad_token = tokenizer.eos_token
         compute = resolve_dtype(config.dtype, device)
         kwargs = {"dtype": storage_dtype(config, compute), "local_files_only": True}
+        if config.attn_implementation != "auto":
+            kwargs["attn_implementation"] = config.attn_implementation
         if config.load_in_bits:
             kwargs["quantization_config"] = _bnb_config(config.load_in_bits, device)
             kwargs["device_map"] = {"": device.index or 0}

@@ -6,8 +6,8 @@ a 151,936-token vocabulary: the LM head and log-softmax cost what they cost ther
 is trained locally, so only its first ids occur). Then, on WebShop-sized work (prompts of
 ``--prompt-tokens`` random ids, ``--candidates`` admissible actions of ``--candidate-tokens``
 each: WebShop medium prompts are ~760 tokens at the median and ~1,130 at p90 with 14 / 20
-admissible actions), each phase runs ``--repeats`` times after one warm-up, with the peak
-memory reset before it:
+admissible actions), each phase in ``--phases`` runs ``--repeats`` times after ``--warmup``
+untimed runs, with the peak memory reset before it:
 
 - ``prefill``: one forward pass over the prompts with a KV cache (no grad);
 - ``decode``: ``Policy.generate`` (the trainer's sampling), and ``generate (plain)``:

@@ -49,6 +49,19 @@ def test_shared_prompt_scoring_matches_full_sequences(policy):
     assert torch.allclose(shared.values, flat.values[[0, 2, 3]], atol=1e-6)
 
 
+def test_attention_implementation_is_selectable(tiny_dir, tmp_path):
+    prompts, groups = [[5, 6, 7, 8], [9, 10]], [[[20, 21, 2], [22, 2]], [[23, 24, 2]]]
+    scores = {}
+    for name in ("eager", "sdpa"):
+        config = config_for(tmp_path, tiny_dir, f"policy.attn_implementation={name}")
+        policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+        assert policy.model.config._attn_implementation == name
+        scores[name] = policy.score_candidates(prompts, groups).token_logprobs
+    assert torch.allclose(scores["eager"], scores["sdpa"], atol=1e-5)
+    with pytest.raises(ValueError, match=r"attn_implementation='flash'.*choose one of"):
+        config_for(tmp_path, tiny_dir, "policy.attn_implementation=flash")
+
+
 def test_reference_is_the_model_without_adapters(policy):
     stats = policy.evaluate([[5, 6, 7]], [[8, 9]], values=False)
     with policy.reference() as ref:

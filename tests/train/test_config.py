@@ -17,7 +17,7 @@ from agentgym_train.config import Schedule, describe, load_config
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
-@pytest.mark.parametrize("name", ["toy", "webshop", "alfworld", "miniwob"])
+@pytest.mark.parametrize("name", ["toy", "webshop", "alfworld", "miniwob", "webshop-qwen-lora"])
 def test_shipped_configs_load(name):
     config = load_config(CONFIGS / f"{name}.yaml")
     assert config.rollout.env_id.startswith("AgentGym/")

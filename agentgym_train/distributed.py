@@ -31,7 +31,7 @@ RANK_RNG = "rng_ranks.pt"
 RANKS_FILE = "ranks.json"
 #: gradients are all-reduced in flat buckets of about this size (one collective per bucket)
 BUCKET_BYTES = 32 * 2**20
-#: elements per step of the weight checksum (bounds its temporary memory to ~16 x this bytes)
+#: elements per step of the weight checksum (its temporaries: ~32 bytes per element, 128 MiB)
 CHECKSUM_CHUNK = 2**22
 
 
@@ -288,11 +288,12 @@ def _buckets(tensors: list[torch.Tensor]) -> Iterator[list[torch.Tensor]]:
 
 
 def fingerprint(state: dict[str, torch.Tensor]) -> str:
-    """A hash of named tensors' exact bits: equal for bit-identical weights, different otherwise
-    but with probability ~2^-64 per tensor. Each tensor is reduced where it lives to one
-    position-weighted sum of its bit patterns (integer sums wrap and are order-free, so every
-    rank gets the same value), in chunks: no host copy of the weights and no second copy on
-    the device, which for a full fine-tune would stall the ranks at every checkpoint."""
+    """A hash of named tensors' exact bits: equal for bit-identical weights; one changed element
+    always changes it, other differences collide with probability ~2^-64. Each tensor is
+    reduced where it lives to one sum of its bit patterns times odd, position-dependent weights
+    (integer sums wrap and are order-free, so every rank gets the same value), in chunks: no
+    host copy of the weights and no second copy on the device, which for a full fine-tune would
+    stall the ranks at every checkpoint."""
     digest = hashlib.sha256()
     for name in sorted(state):
         tensor = state[name].detach()
@@ -308,7 +309,8 @@ def _bit_checksum(tensor: torch.Tensor) -> int:
     for start in range(0, flat.numel(), CHECKSUM_CHUNK):
         part = flat[start : start + CHECKSUM_CHUNK].to(torch.int64)
         position = torch.arange(start, start + part.numel(), device=tensor.device)
-        total += (part * (position * -0x61C8864680B583EB + 0x632BE59BD9B4E019)).sum()
+        odd = position * -0x61C8864680B583EB * 2 + 1  # odd: invertible mod 2^64
+        total += (part * odd).sum()
     return int(total)
 
 

@@ -328,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     import torch
 
+    if args.repeats < 1:
+        print("gpu_check: --repeats must be at least 1")
+        return 2
     if unknown := set(args.phases.split(",")) - set(PHASES):
         print(f"gpu_check: unknown phase(s) {sorted(unknown)}; choose from {', '.join(PHASES)}")
         return 2
@@ -359,7 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     rows, prompts = phases(model_dir, run, load)
     if args.device.startswith("cuda") and "vllm" in run.phases:  # the policy is gone by now
         torch.cuda.empty_cache()
-        rows.append(vllm_phase(model_dir, run, prompts, load))
+        try:
+            rows.append(vllm_phase(model_dir, run, prompts, load))
+        except Exception as exc:  # an engine that cannot start must not lose the other phases
+            print(f"            vllm: failed ({type(exc).__name__}: {exc}); the rest is kept")
+            rows.append({"phase": "vllm", "failed": f"{type(exc).__name__}: {exc}"})
     result["phases"] = rows
     if args.updates:
         modes = args.modes.split(",")

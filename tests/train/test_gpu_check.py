@@ -57,6 +57,7 @@ def test_model_dir_and_policy_overrides(tmp_path):
     assert result["settings"]["micro_batch"] == 1
     assert module.main([*SMALL, "--model", str(tmp_path / "nowhere")]) == 2
     assert module.main([*SMALL, "--phases", "prefil"]) == 2
+    assert module.main([*SMALL, "--repeats", "0"]) == 2
 
 
 def test_without_cuda_says_what_to_do():

@@ -231,6 +231,11 @@ class TrainConfig:
     seed: int = opt(0, "seed of torch, numpy and random")
     device: str = opt("auto", "auto | cpu | cuda | cuda:N")
     torch_threads: int = opt(1, "CPU threads for torch (1 is fastest on small shared machines)")
+    distributed_timeout_minutes: float = opt(
+        30.0,
+        "multi-process runs: how long a collective waits for the slowest rank (e.g. rank 0 "
+        "writing a large checkpoint) before the run aborts",
+    )
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     algorithm: AlgorithmConfig = field(default_factory=AlgorithmConfig)
     rollout: RolloutConfig = field(default_factory=RolloutConfig)

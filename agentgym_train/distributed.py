@@ -17,6 +17,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,16 +52,17 @@ class DataParallel:
         self._state: Any = None
 
     @classmethod
-    def from_environment(cls, cpu: bool = False) -> DataParallel:
+    def from_environment(cls, cpu: bool = False, timeout_minutes: float = 30.0) -> DataParallel:
         """Join the launcher's process group, or a single-process object when there is none.
 
-        ``cpu`` asks for the gloo backend on CPU even where CUDA exists (``device=cpu``).
+        ``cpu`` asks for the gloo backend on CPU even where CUDA exists (``device=cpu``);
+        ``timeout_minutes`` bounds every collective's wait for the slowest rank.
         """
         if launched_world_size() <= 1:
             return cls()
         from accelerate import PartialState
 
-        state = PartialState(cpu=cpu)
+        state = PartialState(cpu=cpu, timeout=timedelta(minutes=timeout_minutes))
         if state.num_processes <= 1:
             raise RuntimeError(
                 f"WORLD_SIZE={launched_world_size()} but accelerate set up no process group; "
@@ -71,7 +73,9 @@ class DataParallel:
         return parallel
 
     @classmethod
-    def for_run(cls, device: str, episodes: int, group_size: int | None) -> DataParallel:
+    def for_run(
+        cls, device: str, episodes: int, group_size: int | None, timeout_minutes: float = 30.0
+    ) -> DataParallel:
         """The process group of a training run, its work split checked (``check_world_size``).
 
         Uses gloo on CPU when ``device=cpu``, under ``accelerate launch --cpu`` or without CUDA.
@@ -81,7 +85,7 @@ class DataParallel:
             or os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes")
             or not torch.cuda.is_available()
         )
-        parallel = cls.from_environment(cpu=cpu)
+        parallel = cls.from_environment(cpu=cpu, timeout_minutes=timeout_minutes)
         check_world_size(parallel.world_size, episodes, group_size)
         return parallel
 

@@ -107,7 +107,10 @@ class Trainer:
         self.config = config
         group = config.algorithm.group_size if config.algorithm.name == "grpo" else None
         self.parallel = DataParallel.for_run(
-            config.device, config.rollout.episodes_per_update, group
+            config.device,
+            config.rollout.episodes_per_update,
+            group,
+            timeout_minutes=config.distributed_timeout_minutes,
         )
         if not self.parallel.is_main:
             log.setLevel(logging.ERROR)  # rank 0 reports (decisions are the same everywhere)

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,23 @@ def test_single_process_collectives_change_nothing():
     a = {"w": torch.zeros(2)}
     assert fingerprint(a) == fingerprint({"w": torch.zeros(2)})
     assert fingerprint(a) != fingerprint({"w": torch.tensor([0.0, 1e-30])})
+
+
+def test_process_group_waits_the_configured_timeout(monkeypatch):
+    import accelerate
+
+    seen = {}
+
+    class FakeState:  # records what the process group would be created with
+        def __init__(self, cpu, **kwargs):
+            seen.update(cpu=cpu, **kwargs)
+            self.num_processes, self.process_index, self.device = 2, 1, torch.device("cpu")
+
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setattr(accelerate, "PartialState", FakeState)
+    parallel = DataParallel.for_run("cpu", episodes=8, group_size=None, timeout_minutes=90)
+    assert seen == {"cpu": True, "timeout": timedelta(minutes=90)}
+    assert (parallel.rank, parallel.world_size) == (1, 2)
 
 
 def test_fingerprint_sees_one_bit_and_not_the_chunking(monkeypatch):

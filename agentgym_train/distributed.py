@@ -34,6 +34,8 @@ RANKS_FILE = "ranks.json"
 BUCKET_BYTES = 32 * 2**20
 #: elements per step of the weight checksum (its temporaries: ~32 bytes per element, 128 MiB)
 CHECKSUM_CHUNK = 2**22
+#: how long a collective waits for the slowest rank (config: distributed_timeout_minutes)
+TIMEOUT_MINUTES = 30.0
 
 
 def launched_world_size() -> int:
@@ -52,7 +54,9 @@ class DataParallel:
         self._state: Any = None
 
     @classmethod
-    def from_environment(cls, cpu: bool = False, timeout_minutes: float = 30.0) -> DataParallel:
+    def from_environment(
+        cls, cpu: bool = False, timeout_minutes: float = TIMEOUT_MINUTES
+    ) -> DataParallel:
         """Join the launcher's process group, or a single-process object when there is none.
 
         ``cpu`` asks for the gloo backend on CPU even where CUDA exists (``device=cpu``);
@@ -74,7 +78,11 @@ class DataParallel:
 
     @classmethod
     def for_run(
-        cls, device: str, episodes: int, group_size: int | None, timeout_minutes: float = 30.0
+        cls,
+        device: str,
+        episodes: int,
+        group_size: int | None,
+        timeout_minutes: float = TIMEOUT_MINUTES,
     ) -> DataParallel:
         """The process group of a training run, its work split checked (``check_world_size``).
 

@@ -14,10 +14,11 @@ require_train_extra()
 
 from agentgym_envs.registration import entry_for
 from agentgym_train.config import load_config
+from agentgym_train.smollm import MODEL_NAME as SMOLLM2
 from agentgym_train.trainer import Trainer, read_metrics
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-BUILT_HERE = ("tiny", "smollm2-135m-instruct")  # models the trainer makes offline
+BUILT_HERE = ("tiny", SMOLLM2)  # models the trainer makes offline
 SMALL = ("updates=1", "rollout.episodes_per_update=8", "rollout.num_envs=2",
          "rollout.max_turns=4", "rollout.max_history_tokens=384", "algorithm.minibatch_size=8",
          "policy.tiny_pretrain_steps=0", "policy.tiny_corpus_episodes=40", "bc.episodes=4",
@@ -36,7 +37,7 @@ def test_shipped_config_trains_one_update(name, tmp_path):
         # a real model the user downloads first (Qwen2.5): the bundled SmolLM2 stands in, one
         # turn per forward/backward (4 WebShop turns at once took ~10 GB on this CPU) and less
         # of everything (a 135M model on WebShop prompts: ~10 CPU minutes with the above)
-        overrides += ["policy.model=smollm2-135m-instruct", "algorithm.micro_batch_size=1",
+        overrides += [f"policy.model={SMOLLM2}", "algorithm.micro_batch_size=1",
                       "bc.micro_batch_size=1", "bc.episodes=1", "algorithm.ppo_epochs=1",
                       "rollout.max_turns=3"]  # fmt: skip
         config = load_config(CONFIGS / f"{name}.yaml", overrides)

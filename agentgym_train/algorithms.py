@@ -187,17 +187,17 @@ class Learner:
                 batch = [steps[i] for i in chunk]
                 parts: dict[str, float] = {}
                 self.optimizer.zero_grad(set_to_none=True)
-                if batch:  # (a rank with nothing left keeps a zero gradient, same collectives)
-                    parts, n_tokens = self._accumulate(batch, total, use_kl)
-                    if before_any_step:  # the update's view of the rollout's own policy
-                        parts["approx_kl_prestep"] = parts["approx_kl_old"]
-                    tokens += n_tokens
-                parallel.mean_gradients(params)
-                grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                with parallel.synced_gradients(params):
+                    if batch:  # (a rank with nothing left adds zeros: the same collectives)
+                        parts, n_tokens = self._accumulate(batch, total, use_kl)
+                        if before_any_step:  # the update's view of the rollout's own policy
+                            parts["approx_kl_prestep"] = parts["approx_kl_old"]
+                        tokens += n_tokens
+                grad_norm = parallel.clip_gradients(params, cfg.max_grad_norm)
                 self.optimizer.step()
                 before_any_step = False
                 if batch:
-                    parts["grad_norm"] = float(grad_norm)
+                    parts["grad_norm"] = grad_norm
                 for key, value in parts.items():
                     metrics[key].append(value)
         self.policy.eval()

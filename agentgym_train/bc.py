@@ -115,15 +115,16 @@ def fine_tune(
             optimizer.zero_grad(set_to_none=True)
             nll = 0.0
             step = config.micro_batch_size or max(len(mine), 1)
-            for at in range(0, len(mine), step):  # gradient accumulation over micro-batches
-                micro = mine[at : at + step]
-                stats = policy.evaluate([b[0] for b in micro], [b[1] for b in micro], values=False)
-                micro_nll = -stats.token_logprobs.sum()
-                # x world size: the batch's token mean once the ranks' gradients are averaged
-                (micro_nll * parallel.world_size / tokens).backward()
-                nll += float(micro_nll.detach())
-            parallel.mean_gradients(params)
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            with parallel.synced_gradients(params):
+                for at in range(0, len(mine), step):  # gradient accumulation over micro-batches
+                    micro = mine[at : at + step]
+                    prompts, completions = [b[0] for b in micro], [b[1] for b in micro]
+                    stats = policy.evaluate(prompts, completions, values=False)
+                    micro_nll = -stats.token_logprobs.sum()
+                    # x world size: the batch's token mean once the ranks' gradients are averaged
+                    (micro_nll * parallel.world_size / tokens).backward()
+                    nll += float(micro_nll.detach())
+            parallel.clip_gradients(params, 1.0)
             optimizer.step()
             if parallel.is_distributed:
                 nll = float(parallel.sum_floats([nll])[0])

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from agentgym_train.sharding import shard_optimizer_state
+
 PREFIX = "update_"
 COMPLETE = "state.json"
 
@@ -69,26 +71,33 @@ def save_checkpoint(
     keep: int = 3,
     protect: tuple[int, ...] = (),
     extra: dict[str, Any] | None = None,
+    weights: dict[str, torch.Tensor] | None = None,
+    optimizer_state: dict[str, Any] | None = None,
 ) -> Path:
     """Write the checkpoint of ``update``; prune to the newest ``keep`` plus ``protect``.
 
     ``extra`` maps file names to objects saved with ``torch.save`` inside the same atomic
-    directory (e.g. every rank's RNG states in a data-parallel run).
+    directory (e.g. every rank's RNG states in a data-parallel run). ``weights`` and
+    ``optimizer_state`` replace the policy's trainable tensors and the optimizer's state dict
+    (a sharded run passes them assembled from every rank's shard).
     """
+    weights = policy.trainable_state(copy=False) if weights is None else weights
+    optimizer_state = optimizer.state_dict() if optimizer_state is None else optimizer_state
     root = checkpoint_dir(run_dir)
     root.mkdir(parents=True, exist_ok=True)
     final = root / f"{PREFIX}{update:06d}"
     tmp = root / f".tmp_{PREFIX}{update:06d}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    torch.save(policy.trainable_state(copy=False), tmp / "trainable.pt")
-    torch.save(optimizer.state_dict(), tmp / "optimizer.pt")
+    torch.save(weights, tmp / "trainable.pt")
+    torch.save(optimizer_state, tmp / "optimizer.pt")
     torch.save(scheduler.state_dict(), tmp / "scheduler.pt")
     torch.save(rng_state(), tmp / "rng.pt")
     for name, value in (extra or {}).items():
         torch.save(value, tmp / name)
-    if policy.config.lora:
-        policy.model.save_pretrained(tmp / "adapter")
+    if policy.config.lora:  # from ``weights``: a sharded model's own state dict holds shards
+        lm = {n.removeprefix("model."): t for n, t in weights.items() if n.startswith("model.")}
+        policy.model.save_pretrained(tmp / "adapter", state_dict=lm)
     (tmp / COMPLETE).write_text(json.dumps({**state, "update": update}, indent=1))
     shutil.rmtree(final, ignore_errors=True)
     tmp.rename(final)
@@ -115,7 +124,8 @@ def load_checkpoint(
     device = policy.device
     policy.load_trainable_state(torch.load(path / "trainable.pt", map_location=device))
     if optimizer is not None:
-        optimizer.load_state_dict(torch.load(path / "optimizer.pt", map_location=device))
+        state = torch.load(path / "optimizer.pt", map_location=device)
+        optimizer.load_state_dict(shard_optimizer_state(state, optimizer))
     if scheduler is not None:
         scheduler.load_state_dict(torch.load(path / "scheduler.pt", weights_only=False))
     if restore_rng:

@@ -236,6 +236,11 @@ class TrainConfig:
         "multi-process runs: how long a collective waits for the slowest rank (e.g. rank 0 "
         "writing a large checkpoint) before the run aborts",
     )
+    sharding: str = opt(
+        "none",
+        "multi-process runs: none (every rank holds the whole model, its gradients and "
+        "optimizer state) | fsdp (each rank holds 1/N of them: torch FSDP2; see the README)",
+    )
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     algorithm: AlgorithmConfig = field(default_factory=AlgorithmConfig)
     rollout: RolloutConfig = field(default_factory=RolloutConfig)
@@ -271,6 +276,7 @@ class TrainConfig:
                 self.policy.attn_implementation,
                 ("auto", "eager", "sdpa", "flash_attention_2"),
             ),
+            "sharding": (self.sharding, ("none", "fsdp")),
         }
         for name, (value, valid) in choices.items():
             if value not in valid:
@@ -284,6 +290,11 @@ class TrainConfig:
             raise ValueError(
                 f"policy.load_in_bits={self.policy.load_in_bits} needs policy.lora=true: "
                 "quantized weights cannot be trained, only LoRA adapters on top of them"
+            )
+        if self.sharding == "fsdp" and self.policy.load_in_bits:
+            raise ValueError(
+                "sharding=fsdp with policy.load_in_bits is not supported (bitsandbytes' packed "
+                "weights cannot be split into FSDP shards); use sharding=none"
             )
         self._check_env_id()
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:

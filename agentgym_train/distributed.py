@@ -2,9 +2,11 @@
 share of the work this process owns, and the few collectives that keep every process's weights
 identical (averaged gradients, global statistics, gathered episodes).
 
-Every process holds a full copy of the policy, plays its own share of the episodes and averages
-gradients before each optimizer step, so ranks stay bit-identical without DDP wrappers (the policy
-has custom forward paths: candidate scoring through a KV cache, generation). A run started
+Every process plays its own share of the episodes and averages gradients before each optimizer
+step. With ``sharding: none`` every process holds a full copy of the policy and ranks stay
+bit-identical without DDP wrappers (the policy has custom forward paths: candidate scoring
+through a KV cache, generation); with ``sharding: fsdp`` each holds a shard of the LM's weights,
+gradients and optimizer state (``agentgym_train.sharding``). A run started
 without a launcher (``WORLD_SIZE`` unset or 1) gets a single-process object with the same API
 whose collectives do nothing, so it needs no process group and its numbers do not change.
 """
@@ -23,6 +25,13 @@ from typing import Any, TypeVar
 
 import numpy as np
 import torch
+
+from agentgym_train.sharding import (
+    ShardedPolicy,
+    full_copy,
+    full_optimizer_state,
+    sharded_parameters,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("agentgym_train")
@@ -52,6 +61,8 @@ class DataParallel:
         #: the device this rank must use; None in a single process (the config decides)
         self.device = device
         self._state: Any = None
+        #: the policy's sharded LM under ``sharding: fsdp`` (None: every rank holds it whole)
+        self.sharded: ShardedPolicy | None = None
 
     @classmethod
     def from_environment(
@@ -141,6 +152,64 @@ class DataParallel:
                 groups.append([item])
         return [item for group in self.shard(groups) for item in group]
 
+    # ---- sharded weights ---------------------------------------------------------------------
+    def shard_policy(self, policy, sharding: str) -> None:
+        """Shard the policy's LM over the ranks when ``sharding`` is 'fsdp' (after the ranks
+        agreed on its starting weights); a single process keeps it whole."""
+        if sharding == "fsdp" and self.is_distributed:
+            self.sharded = ShardedPolicy(policy, self.world_size)
+        elif sharding == "fsdp":
+            log.info("sharding=fsdp has nothing to shard in a single process; ignored")
+
+    def gathered(self, reference: bool = True) -> contextlib.AbstractContextManager:
+        """The block sees full weights on every rank (a rollout or an evaluation); a no-op
+        unless sharded. Every rank must enter it together."""
+        if self.sharded is None:
+            return contextlib.nullcontext()
+        return self.sharded.gathered(reference)
+
+    @contextlib.contextmanager
+    def synced_gradients(self, params: Sequence[torch.nn.Parameter]) -> Iterator[None]:
+        """Backward passes in the block accumulate this rank's gradients; on leaving, every
+        rank holds the mean over the ranks (of its own shard, when sharded). Every rank must
+        enter it, also one with nothing to learn from (it adds zeros)."""
+        if self.sharded is None:
+            yield
+            self.mean_gradients(params)
+            return
+        with self.sharded.gathered(reference=False):
+            yield
+            self.sharded.reduce_gradients()
+        self.mean_gradients(sharded_parameters(params)[1])
+
+    def clip_gradients(self, params: Sequence[torch.nn.Parameter], max_norm: float) -> float:
+        """``clip_grad_norm_`` over all ranks' shards: returns the total norm before clipping."""
+        sharded, replicated = sharded_parameters(params)
+        if not sharded:
+            return float(torch.nn.utils.clip_grad_norm_(replicated, max_norm))
+        from torch.nn.utils import clip_grads_with_norm_, get_total_norm
+
+        grads = [p.grad for p in sharded if p.grad is not None]
+        squared = get_total_norm(grads).full_tensor().float() ** 2
+        rest = [p.grad for p in replicated if p.grad is not None]
+        if rest:
+            squared = squared + get_total_norm(rest).to(squared.device).float() ** 2
+        total = squared.sqrt()
+        for group in (sharded, replicated):
+            clip_grads_with_norm_(group, max_norm, total)
+        return float(total)
+
+    def checkpoint_state(self, policy, optimizer: torch.optim.Optimizer):
+        """``(trainable weights, optimizer state)`` to save: the live tensors and None (the
+        optimizer's own ``state_dict``), or when sharded the whole tensors assembled from every
+        rank's shard, on rank 0's CPU (other ranks get None: only rank 0 writes)."""
+        trainable = policy.trainable_state(copy=False)
+        if self.sharded is None:
+            return trainable, None
+        keep = self.is_main
+        whole = {name: full_copy(tensor, keep) for name, tensor in trainable.items()}
+        return (whole if keep else None), full_optimizer_state(optimizer, keep)
+
     # ---- collectives (no-ops in a single process) --------------------------------------------
     def gather(self, items: Sequence[T]) -> list[T]:
         """Every rank's ``items`` concatenated in rank order, on every rank (pickled objects)."""
@@ -229,21 +298,30 @@ class DataParallel:
                     offset += tensor.numel()
 
     # ---- checkpoints -------------------------------------------------------------------------
-    def checkpoint_extras(self, trainable: dict[str, torch.Tensor]):
+    def checkpoint_extras(self, trainable: dict[str, torch.Tensor] | None):
         """``(extra files, fingerprints)`` of a checkpoint: every rank's RNG states (saved inside
-        the checkpoint) and every rank's weight fingerprint; ``(None, [])`` in one process."""
+        the checkpoint) and every rank's weight fingerprint; ``(None, [])`` in one process.
+        Sharded ranks hold different shards by design: no fingerprints to compare."""
         if not self.is_distributed:
             return None, []
         from agentgym_train.checkpoint import rng_state
 
-        return {RANK_RNG: self.gather([rng_state()])}, self.gather([fingerprint(trainable)])
+        rngs = {RANK_RNG: self.gather([rng_state()])}
+        if self.sharded is not None:
+            return rngs, []
+        return rngs, self.gather([fingerprint(trainable)])
 
     def confirm_checkpoint(self, run_dir: Path, update: int, prints: list[str]) -> None:
         """After rank 0 saved: record the fingerprints, wait for the files, stop on a mismatch."""
         if not self.is_distributed:
             return
         if self.is_main:
-            summary = {"update": update, "world_size": self.world_size, "trainable": prints}
+            summary = {
+                "update": update,
+                "world_size": self.world_size,
+                "sharding": "none" if self.sharded is None else "fsdp",
+                "trainable": prints,
+            }
             (Path(run_dir) / RANKS_FILE).write_text(json.dumps(summary, indent=1))
         self.barrier()
         if len(set(prints)) > 1:

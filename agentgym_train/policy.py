@@ -21,6 +21,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from agentgym_train.config import PolicyConfig
+from agentgym_train.sharding import shard_like
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -218,7 +219,8 @@ class Policy(nn.Module):
             )
         with torch.no_grad():
             for name, tensor in state.items():
-                params[name].copy_(tensor.to(params[name].device))
+                param = params[name]
+                param.copy_(shard_like(tensor.to(param.device), param))  # (a shard if sharded)
 
     @property
     def has_reference(self) -> bool:

@@ -125,10 +125,12 @@ class Trainer:
         with self.parallel.main_first():  # rank 0 builds/converts a cached base model once
             base = base_model_path(config, self.run_dir)
         self.policy = Policy.load(base, config.policy, self.device, reference=algo.kl_coef > 0)
-        params = [p for p in self.policy.parameters() if p.requires_grad]
         if self.parallel.is_distributed:
-            self.parallel.broadcast_parameters(params)  # rank 0's start everywhere
+            trainable = [p for p in self.policy.parameters() if p.requires_grad]
+            self.parallel.broadcast_parameters(trainable)  # rank 0's start everywhere
+            self.parallel.shard_policy(self.policy, config.sharding)
             torch.manual_seed(config.seed + self.parallel.rank)  # ranks sample differently
+        params = [p for p in self.policy.parameters() if p.requires_grad]  # (shards if sharded)
         self.optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
         self.lr_factor = WarmupCosine(algo.warmup_updates, config.updates, algo.min_lr_ratio)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.lr_factor)
@@ -207,9 +209,10 @@ class Trainer:
         collector.stats = {"gen_tokens": 0, "gen_seconds": 0.0}
         started = time.perf_counter()
         jobs = self.parallel.shard_groups(self.jobs(update))
-        episodes = collector.collect(
-            jobs, temperature, update, with_reference=cfg.algorithm.kl_coef > 0
-        )
+        with self.parallel.gathered():
+            episodes = collector.collect(
+                jobs, temperature, update, with_reference=cfg.algorithm.kl_coef > 0
+            )
         rollout_seconds = time.perf_counter() - started
         sum_across = self.parallel.sum_floats if self.parallel.is_distributed else None
         if cfg.algorithm.name == "grpo":
@@ -265,7 +268,8 @@ class Trainer:
             )
             count = episodes or cfg.evaluation.episodes
             jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
-            played = collector.collect(self.parallel.shard(jobs), cfg.evaluation.temperature)
+            with self.parallel.gathered(reference=False):
+                played = collector.collect(self.parallel.shard(jobs), cfg.evaluation.temperature)
             collector.close()
             played, _ = self._gather_episodes(played, [0.0, 0.0])
             for key, value in episode_metrics(played, prefix=f"eval/{split}/").items():
@@ -315,11 +319,13 @@ class Trainer:
     # ---- checkpoints and the loop ------------------------------------------------------------
     def save(self) -> Path:
         """Rank 0 writes the checkpoint; data-parallel runs add every rank's RNG states, check
-        that the ranks' weights are bit-identical, and wait until the files exist."""
+        that the ranks' weights are bit-identical (sharded runs: assemble them from the shards),
+        and wait until the files exist."""
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
         update = self.state["update"]
         parallel = self.parallel
-        extra, prints = parallel.checkpoint_extras(self.policy.trainable_state(copy=False))
+        weights, optimizer_state = parallel.checkpoint_state(self.policy, self.optimizer)
+        extra, prints = parallel.checkpoint_extras(weights)
         path = self.run_dir / "checkpoints" / f"update_{update:06d}"
         if parallel.is_main:
             path = save_checkpoint(
@@ -332,6 +338,8 @@ class Trainer:
                 keep=self.config.checkpoint.keep,
                 protect=protect,
                 extra=extra,
+                weights=weights,
+                optimizer_state=optimizer_state,
             )
         parallel.confirm_checkpoint(self.run_dir, update, prints)
         return path

@@ -61,3 +61,20 @@ def test_keep_prunes_old_checkpoints(tiny_dir, tmp_path):
     trainer = Trainer(config_for(tmp_path, tiny_dir, "updates=3", "checkpoint.keep=1"))
     trainer.train()
     assert [p.name for p in list_checkpoints(tmp_path)] == ["update_000003"]
+
+
+def test_lora_checkpoint_adapter_loads_in_peft_with_the_trained_weights(tiny_dir, tmp_path):
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    trainer = Trainer(config_for(tmp_path, tiny_dir, "updates=1", "policy.lora=true"))
+    trainer.train()
+    checkpoint = list_checkpoints(tmp_path)[-1]
+    trained = torch.load(checkpoint / "trainable.pt")
+    lora = {name: t for name, t in trained.items() if "lora_" in name}
+    assert lora
+    base = AutoModelForCausalLM.from_pretrained(tiny_dir)
+    loaded = PeftModel.from_pretrained(base, checkpoint / "adapter")
+    params = dict(loaded.named_parameters())
+    for name, tensor in lora.items():  # Policy names are "model." + the PeftModel's names
+        assert torch.equal(params[name.removeprefix("model.")], tensor), name

@@ -62,6 +62,14 @@ def test_quantized_loading_needs_lora():
     assert load_config(None, ["policy.load_in_bits=4", "policy.lora=true"]).policy.lora
 
 
+def test_sharding_is_one_of_the_supported_modes():
+    with pytest.raises(ValueError, match=r"sharding='zero3' is not valid.*'none', 'fsdp'"):
+        load_config(None, ["sharding=zero3"])
+    with pytest.raises(ValueError, match=r"sharding=fsdp with policy.load_in_bits"):
+        load_config(None, ["sharding=fsdp", "policy.load_in_bits=4"])
+    assert load_config(None, ["sharding=fsdp"]).sharding == "fsdp"
+
+
 def test_unregistered_env_id_is_refused_with_close_matches():
     with pytest.raises(ValueError, match=r"'AgentGym/Toy-v9' is not a registered.*AgentGym/Toy-v0"):
         load_config(None, ["rollout.env_id=AgentGym/Toy-v9"])

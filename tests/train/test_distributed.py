@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -285,17 +286,67 @@ def test_two_processes_learn_what_one_process_learns(tiny_dir, tmp_path):
     ]  # fmt: skip
     _train(tmp_path / "one", tiny_dir, 1, *common, "algorithm.minibatch_size=64")
     _train(tmp_path / "two", tiny_dir, 2, *common, "algorithm.minibatch_size=32")
+    _assert_learned_alike(tmp_path / "one", tmp_path / "two", "loss/value_loss")
+
+
+def _assert_learned_alike(one_dir: Path, two_dir: Path, *keys: str) -> None:
+    """The two runs' final weights (which moved) and their logged metrics agree."""
     path = Path("checkpoints") / "update_000002" / "trainable.pt"
-    one, two = torch.load(tmp_path / "one" / path), torch.load(tmp_path / "two" / path)
-    start = torch.load(tmp_path / "one" / "checkpoints" / "update_000001" / "trainable.pt")
+    one, two = torch.load(one_dir / path), torch.load(two_dir / path)
+    assert sorted(one) == sorted(two)
+    start = torch.load(one_dir / "checkpoints" / "update_000001" / "trainable.pt")
     assert max(float((one[k] - start[k]).abs().max()) for k in one) > 1e-4  # it did learn
     for name, tensor in one.items():
+        assert two[name].shape == tensor.shape, name
         torch.testing.assert_close(two[name], tensor, atol=1e-5, rtol=1e-4)
-    rows = {
-        n: [json.loads(x) for x in (tmp_path / n / "metrics.jsonl").read_text().splitlines()]
-        for n in ("one", "two")
-    }
-    for a, b in zip(rows["one"], rows["two"], strict=True):
-        for key in ("train/return", "loss/grad_norm", "loss/value_loss", "bc/loss_last"):
+    rows = [
+        [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+        for run in (one_dir, two_dir)
+    ]
+    for a, b in zip(*rows, strict=True):
+        for key in ("train/return", "loss/grad_norm", "bc/loss_last", *keys):
             if key in a:
                 assert b[key] == pytest.approx(a[key], rel=1e-4, abs=1e-6), key
+
+
+# ---- sharded weights (sharding=fsdp) ----------------------------------------------------------
+SHARDED_COMMON = [
+    "rollout.temperature=0", "reward.step_penalty=0.01", "algorithm.kl_coef=0.05",
+    "bc.enabled=true", "bc.episodes=8", "bc.epochs=1", "bc.batch_size=7",
+    "bc.micro_batch_size=2", "algorithm.micro_batch_size=7", "evaluation.episodes=3",
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lora", ["true", "false"])
+def test_sharded_processes_learn_what_one_process_learns(lora, tiny_dir, tmp_path):
+    # as above, with each rank holding half of every weight, gradient and AdamW moment (LoRA:
+    # of the adapters; full fine-tune: of the whole LM and of the frozen reference for the KL)
+    common = [*SHARDED_COMMON, f"policy.lora={lora}"]
+    _train(tmp_path / "one", tiny_dir, 1, *common, "algorithm.minibatch_size=64")
+    _train(tmp_path / "two", tiny_dir, 2, *common, "algorithm.minibatch_size=32", "sharding=fsdp")
+    ranks = json.loads((tmp_path / "two" / "ranks.json").read_text())
+    assert ranks["sharding"] == "fsdp" and ranks["world_size"] == 2
+    # whole tensors under the single-process names, as one process learned them
+    _assert_learned_alike(tmp_path / "one", tmp_path / "two", "loss/kl_ref")
+
+
+@pytest.mark.slow
+def test_sharded_run_resumes_exactly_from_its_checkpoint(tiny_dir, tmp_path):
+    # the checkpoint holds whole tensors; resuming cuts them back into shards (weights and AdamW
+    # moments) and restores every rank's RNG: update 2 is played and learned again bit for bit
+    common = [*SHARDED_COMMON, "policy.lora=false", "sharding=fsdp", "rollout.temperature=1"]
+    _train(tmp_path / "run", tiny_dir, 2, *common)
+    checkpoints = tmp_path / "run" / "checkpoints"
+    weights = torch.load(checkpoints / "update_000001" / "trainable.pt")
+    moments = torch.load(checkpoints / "update_000001" / "optimizer.pt")["state"]
+    for index, tensor in enumerate(weights.values()):  # whole moments, not rank 0's shard
+        assert moments[index]["exp_avg"].shape == tensor.shape
+    again = tmp_path / "again"
+    (again / "checkpoints").mkdir(parents=True)
+    shutil.copytree(checkpoints / "update_000001", again / "checkpoints" / "update_000001")
+    _train(again, tiny_dir, 2, *common)
+    path = Path("checkpoints") / "update_000002" / "trainable.pt"
+    original, resumed = torch.load(tmp_path / "run" / path), torch.load(again / path)
+    for name, tensor in original.items():
+        assert torch.equal(resumed[name], tensor), name

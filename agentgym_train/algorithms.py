@@ -23,8 +23,8 @@ import torch
 
 from agentgym_train.config import AlgorithmConfig
 from agentgym_train.distributed import DataParallel
-from agentgym_train.policy import Policy
-from agentgym_train.rollout import Episode, Step, candidate_scores, choice_logprobs
+from agentgym_train.policy import Policy, candidate_scores, choice_logprobs
+from agentgym_train.rollout import Episode, Job, Step
 
 log = logging.getLogger("agentgym_train")
 #: Before the first optimizer step the update must score the sampled actions as the rollout did;
@@ -132,6 +132,75 @@ def normalise_advantages(
         step.advantage = float(value)
 
 
+class Algorithm:
+    """What PPO and GRPO do differently, so the training loop has no branch on the name: which
+    episodes an update plays, how their turns get advantages, whether a critic learns."""
+
+    #: the value head is trained (value loss) and read (GAE)
+    critic: bool = True
+    #: batch normalisation subtracts the mean (GRPO's advantages are centred per group already)
+    centre: bool = True
+
+    def __init__(self, config: AlgorithmConfig) -> None:
+        self.config = config
+
+    @property
+    def group_size(self) -> int | None:
+        """Episodes per task that must stay on one rank (None: any split)."""
+        return None
+
+    def jobs(self, rng: np.random.Generator, episodes: int) -> list[Job]:
+        """The ``episodes`` an update plays: reset seeds drawn from ``rng`` and group ids."""
+        seeds = rng.integers(0, 2**31 - 1, size=episodes)
+        return [Job(int(seed), i) for i, seed in enumerate(seeds)]
+
+    def assign_advantages(
+        self, episodes: Sequence[Episode], sum_across: SumAcross | None = None
+    ) -> None:
+        """Every turn's advantage (and return), normalised over the batch when configured."""
+        self._advantages(episodes, sum_across)
+        if self.config.normalize_advantages:
+            steps = [step for episode in episodes for step in episode.steps]
+            normalise_advantages(steps, self.centre, sum_across)
+
+    def _advantages(self, episodes: Sequence[Episode], sum_across: SumAcross | None) -> None:
+        raise NotImplementedError
+
+
+class PPO(Algorithm):
+    """GAE over each episode's turns with the value head's estimates."""
+
+    def _advantages(self, episodes: Sequence[Episode], sum_across: SumAcross | None) -> None:
+        assign_ppo_advantages(episodes, self.config.gamma, self.config.gae_lambda)
+
+
+class GRPO(Algorithm):
+    """``group_size`` episodes per task; returns normalised within each group; no critic."""
+
+    critic = False
+    centre = False
+
+    @property
+    def group_size(self) -> int | None:
+        return self.config.group_size
+
+    def jobs(self, rng: np.random.Generator, episodes: int) -> list[Job]:
+        size = self.config.group_size
+        seeds = rng.integers(0, 2**31 - 1, size=episodes // size)
+        return [Job(int(seed), group) for group, seed in enumerate(seeds) for _ in range(size)]
+
+    def _advantages(self, episodes: Sequence[Episode], sum_across: SumAcross | None) -> None:
+        assign_grpo_advantages(episodes, self.config.grpo_scale, sum_across)
+
+
+#: ``algorithm.name`` -> its class
+ALGORITHMS: dict[str, type[Algorithm]] = {"ppo": PPO, "grpo": GRPO}
+
+
+def make_algorithm(config: AlgorithmConfig) -> Algorithm:
+    return ALGORITHMS[config.name](config)
+
+
 class Learner:
     """Runs the PPO/GRPO epochs over a batch of turns with one optimizer.
 
@@ -157,6 +226,8 @@ class Learner:
         self.mode = mode
         self.reduction = reduction
         self.parallel = parallel or DataParallel()
+        #: the value head learns (PPO) or is left alone (GRPO)
+        self.critic = ALGORITHMS[config.name].critic
         self._warned_prestep = False
 
     def _minibatches(self, order: list[int]) -> tuple[list[list[int]], list[float]]:
@@ -273,7 +344,7 @@ class Learner:
         if kl is not None:
             loss = loss + self.config.kl_coef * kl.mean()
             parts["kl_ref"] = float(kl.mean().detach())
-        if values is not None and self.config.name == "ppo":
+        if values is not None and self.critic:
             vloss = self._value_loss(batch, values)
             loss = loss + self.config.value_loss_coef * vloss
             parts["value_loss"] = float(vloss.detach())
@@ -298,7 +369,7 @@ class Learner:
                 raise ValueError("a score-mode update needs steps collected in score mode")
             groups.append(step.candidates)
         prompts = [s.prompt_ids for s in batch]
-        stats = self.policy.score_candidates(prompts, groups, values=self.config.name == "ppo")
+        stats = self.policy.score_candidates(prompts, groups, values=self.critic)
         scores = candidate_scores(stats.sums(), stats.lengths, self.reduction)
         new_logp, entropies, kls = [], [], []
         row = 0
@@ -320,7 +391,7 @@ class Learner:
             [s.prompt_ids for s in batch],
             [s.completion_ids for s in batch],
             temperature=temperature,
-            values=self.config.name == "ppo",
+            values=self.critic,
             entropy=True,
         )
         kl = None
@@ -362,11 +433,16 @@ def per_turn_mean(values: torch.Tensor, owner: torch.Tensor, turns: int) -> torc
 
 
 __all__ = [
+    "ALGORITHMS",
+    "GRPO",
+    "PPO",
+    "Algorithm",
     "Learner",
     "assign_grpo_advantages",
     "assign_ppo_advantages",
     "batch_mean_std",
     "clipped_objective",
     "gae",
+    "make_algorithm",
     "normalise_advantages",
 ]

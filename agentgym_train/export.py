@@ -17,8 +17,8 @@ def export_run(
     trained on a 4-bit or 8-bit base merge into the full-precision base."""
     from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint
     from agentgym_train.config import load_config
+    from agentgym_train.models import base_model_path
     from agentgym_train.policy import Policy
-    from agentgym_train.trainer import base_model_path
 
     run = Path(run_dir)
     config_path = run / "config.yaml"

@@ -464,10 +464,30 @@ def _bnb_config(bits: int, device: torch.device):
     return BitsAndBytesConfig(load_in_8bit=True)
 
 
-__all__ = ["Policy", "SequenceStats", "pad_right", "resolve_dtype"]
-
-
 def selective_log_softmax_(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     from trl.trainer.utils import selective_log_softmax
 
     return selective_log_softmax(logits, targets)
+
+
+# ---- score mode: an action is a choice among scored candidates --------------------------------
+def candidate_scores(sums: torch.Tensor, lengths: Sequence[int], reduction: str) -> torch.Tensor:
+    """Score of each candidate action: its summed or mean token log-prob."""
+    if reduction == "mean":
+        return sums / torch.as_tensor(lengths, dtype=sums.dtype, device=sums.device)
+    return sums
+
+
+def choice_logprobs(scores: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Log-probabilities of choosing each action: log-softmax of scores / temperature."""
+    return torch.log_softmax(scores.float() / (temperature if temperature > 0 else 1.0), dim=-1)
+
+
+__all__ = [
+    "Policy",
+    "SequenceStats",
+    "candidate_scores",
+    "choice_logprobs",
+    "pad_right",
+    "resolve_dtype",
+]

@@ -26,7 +26,7 @@ import torch
 
 from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, parse_action
 from agentgym_train.config import RewardConfig, RolloutConfig
-from agentgym_train.policy import Policy
+from agentgym_train.policy import Policy, candidate_scores, choice_logprobs
 
 ACTION_PREFIX = "Action:"
 
@@ -336,18 +336,6 @@ def make_formatter(
     )
 
 
-def candidate_scores(sums: torch.Tensor, lengths: Sequence[int], reduction: str) -> torch.Tensor:
-    """Score of each scored action: summed or mean token log-prob."""
-    if reduction == "mean":
-        return sums / torch.as_tensor(lengths, dtype=sums.dtype, device=sums.device)
-    return sums
-
-
-def choice_logprobs(scores: torch.Tensor, temperature: float) -> torch.Tensor:
-    """Log-probabilities of choosing each action: log-softmax of scores / temperature."""
-    return torch.log_softmax(scores.float() / (temperature if temperature > 0 else 1.0), dim=-1)
-
-
 def _load_hook(spec: str | None) -> Callable[[Episode], float] | None:
     if not spec:
         return None
@@ -363,7 +351,5 @@ __all__ = [
     "Job",
     "RolloutCollector",
     "Step",
-    "candidate_scores",
-    "choice_logprobs",
     "make_formatter",
 ]

@@ -29,8 +29,9 @@ from agentgym_train.config import TrainConfig, save_config, to_dict
 from agentgym_train.curriculum import Curriculum
 from agentgym_train.distributed import DataParallel
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
+from agentgym_train.models import base_model_path, pick_device
 from agentgym_train.policy import Policy
-from agentgym_train.rollout import Episode, Job, RolloutCollector, make_formatter
+from agentgym_train.rollout import Episode, Job, RolloutCollector
 
 log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
@@ -54,62 +55,17 @@ class WarmupCosine:
         return factor * self.scale
 
 
-def pick_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device={name!r} but CUDA is not available; use device=cpu")
-    return torch.device(name)
-
-
-def base_model_path(config: TrainConfig, run_dir: Path) -> Path:
-    """The base model directory; 'tiny' is built (once) into RUN_DIR/base_model."""
-    if config.policy.model == "smollm2-135m-instruct":  # converted once into the cache
-        from agentgym_train.smollm import smollm2_path
-
-        return smollm2_path()
-    if config.policy.model != "tiny":
-        return Path(config.policy.model)
-    import gymnasium as gym
-
-    from agentgym_train.tiny import build_tiny_model, offered_difficulties
-
-    env = gym.make(config.rollout.env_id, **config.rollout.env_kwargs)
-    action_help = getattr(env.unwrapped, "action_help", "") or "free text"
-    env.close()
-    formatter = make_formatter(config.rollout, action_help)
-    difficulty = config.rollout.env_kwargs.get("difficulty", "easy")
-    stages = config.curriculum.stages if config.curriculum.mode != "none" else [difficulty]
-    return build_tiny_model(
-        run_dir / "base_model",
-        env_id=config.rollout.env_id,
-        env_kwargs={**config.rollout.env_kwargs, "difficulty": difficulty},
-        vocab_size=config.policy.tiny_vocab,
-        hidden=config.policy.tiny_hidden,
-        layers=config.policy.tiny_layers,
-        seed=config.seed,
-        # the stages, plus easy and medium where the env offers them (richer text)
-        difficulties=offered_difficulties(
-            config.rollout.env_id, config.rollout.env_kwargs, (*stages, "easy", "medium")
-        ),
-        episodes=config.policy.tiny_corpus_episodes,
-        pretrain_steps=config.policy.tiny_pretrain_steps,
-        render=lambda h, o, a: formatter.to_text(formatter.messages(h, o, a)),
-        progress=config.logging.progress,
-    )
-
-
 class Trainer:
     """Owns the policy, optimizer, scheduler, envs and logs of one run directory."""
 
     def __init__(self, config: TrainConfig) -> None:
         config.validate()
         self.config = config
-        group = config.algorithm.group_size if config.algorithm.name == "grpo" else None
+        self.algorithm = algorithms.make_algorithm(config.algorithm)
         self.parallel = DataParallel.for_run(
             config.device,
             config.rollout.episodes_per_update,
-            group,
+            self.algorithm.group_size,
             timeout_minutes=config.distributed_timeout_minutes,
         )
         if not self.parallel.is_main:
@@ -193,12 +149,7 @@ class Trainer:
     def jobs(self, update: int) -> list[Job]:
         cfg = self.config
         rng = np.random.default_rng([cfg.rollout.seed, update])
-        total = cfg.rollout.episodes_per_update
-        if cfg.algorithm.name == "grpo":
-            size = cfg.algorithm.group_size
-            seeds = rng.integers(0, 2**31 - 1, size=total // size)
-            return [Job(int(s), g) for g, s in enumerate(seeds) for _ in range(size)]
-        return [Job(int(s), i) for i, s in enumerate(rng.integers(0, 2**31 - 1, size=total))]
+        return self.algorithm.jobs(rng, cfg.rollout.episodes_per_update)
 
     def step(self) -> dict[str, float]:
         """Collect one batch, update the policy, advance the counters; returns the metrics."""
@@ -215,15 +166,8 @@ class Trainer:
             )
         rollout_seconds = time.perf_counter() - started
         sum_across = self.parallel.sum_floats if self.parallel.is_distributed else None
-        if cfg.algorithm.name == "grpo":
-            algorithms.assign_grpo_advantages(episodes, cfg.algorithm.grpo_scale, sum_across)
-        else:
-            algorithms.assign_ppo_advantages(
-                episodes, cfg.algorithm.gamma, cfg.algorithm.gae_lambda
-            )
+        self.algorithm.assign_advantages(episodes, sum_across)
         steps = [s for e in episodes for s in e.steps]
-        if cfg.algorithm.normalize_advantages:
-            algorithms.normalise_advantages(steps, cfg.algorithm.name != "grpo", sum_across)
         started = time.perf_counter()
         learned = self.learner.update(steps, random.Random(cfg.seed * 1_000_003 + update))
         update_seconds = time.perf_counter() - started
@@ -406,4 +350,4 @@ def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-__all__ = ["Episode", "Trainer", "WarmupCosine", "base_model_path", "read_metrics"]
+__all__ = ["Episode", "Trainer", "WarmupCosine", "read_metrics"]

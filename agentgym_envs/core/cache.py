@@ -3,13 +3,14 @@ the content check that tells an intact cache from a corrupt one."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 
 def cache_home() -> Path:
@@ -18,21 +19,11 @@ def cache_home() -> Path:
     return Path(base) if base else Path.home() / ".cache" / "agentgym"
 
 
-@contextlib.contextmanager
-def build_lock(directory: Path) -> Iterator[None]:
-    """An exclusive inter-process lock beside ``directory`` (a no-op where fcntl is missing)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
+def build_lock(directory: Path) -> FileLock:
+    """An exclusive inter-process lock beside ``directory`` (``with build_lock(d): ...``), so
+    parallel processes build a cache once."""
     directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.with_name(directory.name + ".lock"), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    return FileLock(directory.with_name(directory.name + ".lock"))
 
 
 class CacheRebuilt(UserWarning):

@@ -20,9 +20,9 @@ SYSTEM = "Act in a text house. Answer with 'Action: <action>'. Actions: {action_
 def setup(tmp_path_factory):
     from agentgym_train.algorithms import Learner, assign_ppo_advantages
     from agentgym_train.config import load_config
+    from agentgym_train.models import base_model_path
     from agentgym_train.policy import Policy
     from agentgym_train.rollout import Job, RolloutCollector
-    from agentgym_train.trainer import base_model_path
 
     torch.set_num_threads(1)
     root = tmp_path_factory.mktemp("perf")

@@ -42,7 +42,7 @@ def config_for(run_dir, model: str, *overrides: str):
 @pytest.fixture(scope="session")
 def tiny_dir(tmp_path_factory):
     """A tiny Llama + tokenizer trained on Toy text (lightly pre-trained on random play)."""
-    from agentgym_train.trainer import base_model_path
+    from agentgym_train.models import base_model_path
 
     root = tmp_path_factory.mktemp("tiny")
     config = config_for(root, "tiny", "policy.tiny_pretrain_steps=20")

@@ -9,14 +9,19 @@ from tests.train.conftest import require_train_extra
 
 require_train_extra()
 
+import numpy as np
 import torch
 
 from agentgym_train.algorithms import (
+    GRPO,
+    PPO,
     assign_grpo_advantages,
     clipped_objective,
     gae,
+    make_algorithm,
     normalise_advantages,
 )
+from agentgym_train.config import AlgorithmConfig
 from agentgym_train.rollout import Episode, Step
 
 
@@ -97,3 +102,34 @@ def test_normalise_without_centring_keeps_zero_advantages_zero():
     normalise_advantages(steps, centre=False)
     std = float(torch.tensor([0.0, 0.0, 2.0, -1.0]).std(unbiased=False))
     assert [s.advantage for s in steps] == pytest.approx([0.0, 0.0, 2.0 / std, -1.0 / std])
+
+
+def test_algorithms_choose_their_episodes_and_critic_by_name():
+    seeds = np.random.default_rng([7, 3]).integers(0, 2**31 - 1, size=12).tolist()
+    ppo = make_algorithm(AlgorithmConfig(name="ppo"))
+    assert isinstance(ppo, PPO) and ppo.critic and ppo.group_size is None
+    jobs = ppo.jobs(np.random.default_rng([7, 3]), 12)
+    assert [(j.seed, j.group) for j in jobs] == list(zip(seeds, range(12), strict=True))
+
+    grpo = make_algorithm(AlgorithmConfig(name="grpo", group_size=4))
+    assert isinstance(grpo, GRPO) and not grpo.critic and grpo.group_size == 4
+    jobs = grpo.jobs(np.random.default_rng([7, 3]), 12)  # 3 tasks, 4 plays each
+    assert [j.group for j in jobs] == [0] * 4 + [1] * 4 + [2] * 4
+    assert [j.seed for j in jobs] == [seed for seed in seeds[:3] for _ in range(4)]
+
+
+def test_ppo_advantages_are_centred_grpo_advantages_are_not():
+    def played():
+        pairs = [(0, 1.0), (0, 0.0), (1, 1.0), (1, 1.0)]  # (group, return)
+        return [Episode(seed=g, group=g, steps=[_step(reward=r)]) for g, r in pairs]
+
+    grpo_episodes = played()
+    make_algorithm(AlgorithmConfig(name="grpo", group_size=2)).assign_advantages(grpo_episodes)
+    grpo = [e.steps[0].advantage for e in grpo_episodes]
+    assert grpo[2:] == [0.0, 0.0]  # an all-equal group stays at 0 (no centring by the batch)
+    assert grpo[0] > 0 > grpo[1]
+
+    ppo_episodes = played()
+    make_algorithm(AlgorithmConfig(name="ppo")).assign_advantages(ppo_episodes)
+    ppo = np.array([e.steps[0].advantage for e in ppo_episodes])
+    assert abs(ppo.mean()) < 1e-6 and ppo.std() == pytest.approx(1.0, abs=1e-6)

@@ -30,7 +30,8 @@ require_train_extra()
 import torch
 
 from agentgym_train.config import load_config
-from agentgym_train.trainer import Trainer, base_model_path
+from agentgym_train.models import base_model_path
+from agentgym_train.trainer import Trainer
 
 TOY = Path(__file__).resolve().parents[2] / "configs" / "toy.yaml"
 FAST = ("logging.progress=false", "logging.tensorboard=false", "checkpoint.every=0",

@@ -32,10 +32,11 @@ import statistics
 from collections import Counter
 
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
-from agentgym_envs.webshop.catalog import DEFAULT_NUM_PRODUCTS, Catalog, load_catalog
+from agentgym_envs.webshop.catalog import DEFAULT_NUM_PRODUCTS, Catalog
 from agentgym_envs.webshop.goals import catalog_search_engine, goals
 from agentgym_envs.webshop.reward import compute_reward
 from agentgym_envs.webshop.schema import Goal
+from agentgym_envs.webshop.sources import load_catalog
 
 RANK_BINS = (("rank 1", 1, 1), ("ranks 2-10", 2, 10), ("ranks 11-50", 11, 50))
 

@@ -10,14 +10,15 @@ A directory without ``COMPLETE``, or whose files do not match the manifest (chec
 every time a process first loads it: ~0.06 s for the default catalog), is partial or corrupt and
 is rebuilt with a ``CacheRebuilt`` warning saying why (from the generator, or from the original
 files for loaded catalogs). Directories
-are built in a temporary sibling and renamed into place under a file lock (``fcntl``, POSIX), so
-parallel processes build once.
+are built in a temporary sibling and renamed into place under a file lock, so parallel processes
+build once. Where a catalog's rows come from (the generator, the original files) is
+``sources``; this module is the storage format.
 
 The default catalog (100,000 products, seed 0) lives in
 ``~/.cache/agentgym/webshop/<cache_key>`` (``AGENTGYM_CACHE`` replaces ``~/.cache/agentgym``),
 ``cache_key = f"{GENERATOR_VERSION}-n{num_products}-s{seed}"``. Products are decoded on demand
 from the memory map, so one catalog costs little resident memory and every env in a process uses
-the same ``Catalog`` object (``load_catalog`` caches per process).
+the same ``Catalog`` object (``sources.load_catalog`` caches per process).
 
 Measured (2-core machine shared with other jobs, load ~5; generator wsgen1): the default
 100,000-product catalog generates in 12-20 s (peak 64 MB resident) and its BM25 index in 10-17 s;
@@ -256,69 +257,3 @@ def build_directory(directory: Path, fill: Callable[[CatalogWriter], None]) -> N
         if directory.exists():
             shutil.rmtree(directory)
         os.replace(staging, directory)
-
-
-# ------------------------------------------------------------------------------------ loading
-_CATALOGS: dict[tuple, Catalog] = {}
-_CATALOGS_LOCK = threading.Lock()
-
-
-def generated_cache_key(num_products: int, seed: int) -> str:
-    return f"{GENERATOR_VERSION}-n{num_products}-s{seed}"
-
-
-def _fill_generated(num_products: int, seed: int) -> Callable[[CatalogWriter], None]:
-    def fill(writer: CatalogWriter) -> None:
-        from tqdm.auto import tqdm
-
-        from agentgym_envs.webshop.generator import generate
-
-        rows = generate(num_products, seed)
-        for item in tqdm(rows, total=num_products, desc="WebShop catalog", unit="product",
-                         mininterval=1.0, disable=num_products < 20_000):  # fmt: skip
-            p = item.product
-            meta = (item.subcategory, item.cluster, item.siblings, item.is_anchor,
-                    len(p.attributes), len(p.options), p.price)  # fmt: skip
-            writer.add(p, meta)
-        info = {"generator": GENERATOR_VERSION, "seed": seed}
-        writer.finish(info)
-
-    return fill
-
-
-def load_catalog(
-    num_products: int | None = DEFAULT_NUM_PRODUCTS,
-    seed: int = 0,
-    data_path: str | Path | None = None,
-) -> Catalog:
-    """The process-wide catalog: generated (and cached) or, with ``data_path``, the original
-    WebShop files converted by ``loader`` (then ``num_products`` keeps the first N products, as
-    the original did; None keeps all). Built on first use, then memory-mapped."""
-    if data_path is not None:
-        from agentgym_envs.webshop.loader import load_original_catalog
-
-        key = ("original", str(Path(data_path).resolve()), num_products)
-        with _CATALOGS_LOCK:
-            if key not in _CATALOGS:
-                _CATALOGS[key] = load_original_catalog(data_path, num_products=num_products)
-            return _CATALOGS[key]
-    if not isinstance(num_products, int) or num_products < 1:
-        raise ValueError(f"num_products must be a positive int, got {num_products!r}")
-    if num_products > 10 * ORIGINAL_NUM_PRODUCTS:
-        raise ValueError(f"num_products={num_products} is above the supported 11,814,360")
-    cache_key = generated_cache_key(num_products, seed)
-    directory = cache_root() / cache_key
-    key = ("generated", str(directory))
-    with _CATALOGS_LOCK:
-        catalog = _CATALOGS.get(key)
-        if catalog is None:
-            if check_complete(directory) is not None:
-                build_directory(directory, _fill_generated(num_products, seed))
-            catalog = _CATALOGS[key] = Catalog(directory, cache_key)
-        return catalog
-
-
-def clear_process_cache() -> None:
-    """Forget catalogs loaded in this process (tests use it after editing files on disk)."""
-    with _CATALOGS_LOCK:
-        _CATALOGS.clear()

@@ -137,7 +137,7 @@ def shop_for(catalog: CatalogLike, show_progress: bool = True) -> Shop:
 
 
 def _load_shop(num_products: int | None, catalog_seed: int, data_path: str | None) -> Shop:
-    from agentgym_envs.webshop.catalog import load_catalog
+    from agentgym_envs.webshop.sources import load_catalog
 
     key = ("load", num_products, catalog_seed, str(data_path) if data_path else None)
     with _SHOPS_LOCK:

@@ -169,9 +169,10 @@ def test_memory_one_env_and_a_second(benchmark):
 def test_cache_content_check_time(env, benchmark):
     """What a process pays at its first load to SHA-256 the catalog and the BM25 index (issue
     16: measured 0.08 s + 0.04 s warm on the 2-core machine)."""
-    from agentgym_envs.webshop.catalog import check_complete, load_catalog
+    from agentgym_envs.webshop.catalog import check_complete
     from agentgym_envs.webshop.goals import catalog_search_engine
     from agentgym_envs.webshop.search import check_index
+    from agentgym_envs.webshop.sources import load_catalog
 
     catalog = load_catalog(num_products=NUM_PRODUCTS)  # the env's (built by the fixture)
     index = catalog_search_engine(catalog).directory

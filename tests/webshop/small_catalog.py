@@ -23,7 +23,7 @@ def small_cache_root() -> Path:
 @functools.cache
 def small_catalog(num_products: int = SMALL, seed: int = 0):
     """Build (once) and load a small catalog under a temporary AGENTGYM_CACHE."""
-    from agentgym_envs.webshop.catalog import load_catalog
+    from agentgym_envs.webshop.sources import load_catalog
 
     previous = os.environ.get("AGENTGYM_CACHE")
     os.environ["AGENTGYM_CACHE"] = str(small_cache_root())

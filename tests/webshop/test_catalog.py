@@ -17,14 +17,9 @@ import pytest
 
 from agentgym_envs.core.cache import CacheRebuilt
 from agentgym_envs.webshop import catalog as catalog_module
-from agentgym_envs.webshop.catalog import (
-    COMPLETE_MARKER,
-    check_complete,
-    clear_process_cache,
-    load_catalog,
-    search_text_of,
-)
+from agentgym_envs.webshop.catalog import COMPLETE_MARKER, check_complete, search_text_of
 from agentgym_envs.webshop.generator import generate
+from agentgym_envs.webshop.sources import clear_process_cache, load_catalog
 from agentgym_envs.webshop.vocab import (
     BREADCRUMB_SEPARATOR,
     OOD_SUBCATEGORIES,
@@ -45,7 +40,7 @@ def products():
 def _digest_in_subprocess(cache: Path, num_products: int) -> str:
     script = textwrap.dedent(
         f"""
-        from agentgym_envs.webshop.catalog import load_catalog
+        from agentgym_envs.webshop.sources import load_catalog
         import hashlib
         c = load_catalog(num_products={num_products}, seed=3)
         h = hashlib.sha256()
@@ -210,7 +205,7 @@ def test_bad_sizes_are_refused():
 def _rss_mb_after_loading_default_catalog() -> float:
     script = textwrap.dedent(
         """
-        from agentgym_envs.webshop.catalog import load_catalog
+        from agentgym_envs.webshop.sources import load_catalog
         from agentgym_envs.webshop.goals import catalog_search_engine, goals
         import gc
         catalog = load_catalog()

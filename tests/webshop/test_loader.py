@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from agentgym_envs.webshop.catalog import clear_process_cache, load_catalog
 from agentgym_envs.webshop.goals import goals, price_candidates
 from agentgym_envs.webshop.loader import (
     iter_json_array,
@@ -14,6 +13,7 @@ from agentgym_envs.webshop.loader import (
     title_nouns,
     wanted_options,
 )
+from agentgym_envs.webshop.sources import clear_process_cache, load_catalog
 
 
 def _raw(asin: str, name: str, pricing, options=None, **extra) -> dict:

@@ -8,15 +8,14 @@ expert for behaviour cloning, not an agent. ``ORACLES`` lists the tasks that hav
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from agentgym_envs.miniwob.oracles import apps, forms, simple, widgets
-from agentgym_envs.miniwob.oracles.view import View
+from agentgym_envs.miniwob.oracles.view import OracleTask, View
 
-if TYPE_CHECKING:
-    from agentgym_envs.miniwob.env import MiniWoBTask
+log = logging.getLogger("agentgym_envs.miniwob")
 
 Oracle = Callable[[View], "str | None"]
 ORACLES: dict[str, Oracle] = {
@@ -123,20 +122,26 @@ ORACLES: dict[str, Oracle] = {
 }
 
 
-def expert_action(task: MiniWoBTask) -> str | None:
+def expert_action(task: OracleTask) -> str | None:
     """The oracle's next action for ``task`` (None when the task has no oracle or no move).
 
-    An oracle that cannot read the page has no move; set AGENTGYM_ORACLE_DEBUG=1 to see why.
+    An oracle that fails to read the page has no move: the failure is logged (a warning with
+    the task, its seed and the error); AGENTGYM_ORACLE_DEBUG=1 raises it instead.
     """
     oracle = ORACLES.get(task.task_id)
     if oracle is None:
         return None
     try:
         return oracle(View(task))
-    except Exception:
+    except Exception as error:
         if os.environ.get("AGENTGYM_ORACLE_DEBUG"):
             raise
+        log.warning(
+            "MiniWoB oracle for %s (seed %s) failed, so it has no move: %s: %s "
+            "(AGENTGYM_ORACLE_DEBUG=1 raises it)",
+            task.task_id, task.page_seed, type(error).__name__, error,
+        )  # fmt: skip
         return None
 
 
-__all__ = ["ORACLES", "View", "expert_action"]
+__all__ = ["ORACLES", "OracleTask", "View", "expert_action"]

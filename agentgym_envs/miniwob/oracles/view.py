@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentgym_envs.miniwob.actions import quote
 
-if TYPE_CHECKING:
-    from agentgym_envs.miniwob.env import MiniWoBTask
+
+class OracleTask(Protocol):
+    """What the oracles read of a live episode (``MiniWoBTask`` is one): typed here so the
+    oracles do not import the env that imports them."""
+
+    task_id: str
+    page_seed: int
+    goal: str
+    #: applied actions, and scratch space for what the page no longer shows
+    history: list[str]
+    memory: dict[str, Any]
+
+    @property
+    def utterance(self) -> str: ...
+
+    @property
+    def fields(self) -> dict[str, str]: ...
+
+    @property
+    def nodes(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def page(self) -> Any: ...  # has ``evaluate(script, arg)``, as a Playwright page
+
 
 _IDS_OF = r"""
 ([sel, text, exact]) => {
@@ -40,7 +62,7 @@ _IDS_OF = r"""
 class View:
     """What an oracle sees: the instruction, the snapshot, and selector lookups on the page."""
 
-    def __init__(self, task: MiniWoBTask) -> None:
+    def __init__(self, task: OracleTask) -> None:
         self.task = task
         self.utterance = task.utterance
         self.fields = task.fields

@@ -32,10 +32,10 @@ import random
 import sys
 from pathlib import Path
 
-from agentgym_envs.webshop.catalog import load_catalog
 from agentgym_envs.webshop.goals import catalog_search_engine, goals
 from agentgym_envs.webshop.reward import COLOR_SET
 from agentgym_envs.webshop.schema import Goal, Product
+from agentgym_envs.webshop.sources import load_catalog
 from agentgym_envs.webshop.vocab import OPTION_POOLS
 
 KINDS = {

@@ -1,4 +1,5 @@
-"""The ``agentgym`` command: list the envs, play one yourself, check them, run the benchmark.
+"""The ``agentgym`` command: list the envs, play one yourself, check them; installed packages
+add more subcommands through an entry point (``agentgym bench`` from the benchmark package).
 
 Every argument (env ids, agents, difficulties) is validated before any env is made or any file
 written; a mistake is one line on stderr with the closest valid names, exit code 2.
@@ -14,12 +15,11 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import agentgym_envs
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
-from agentgym_envs.registration import EnvEntry, entry_for
+from agentgym_envs.registration import EnvEntry, entry_for, one_per_family
 
 PLAY_HELP = """Type an action and press Enter. Commands start with a colon:
   :help         this text            :actions   the admissible actions and every action form
@@ -185,7 +185,7 @@ def check_targets(env_ids: Sequence[str], every_id: bool) -> list[tuple[EnvEntry
     if env_ids:
         entries = [entry_for(env_id) for env_id in env_ids]
     else:
-        entries = [e for e in agentgym_envs.ENTRIES if every_id or e.in_quick_bench]
+        entries = agentgym_envs.ENTRIES if every_id else one_per_family()
     return [(entry, difficulty) for entry in entries for difficulty in entry.difficulties]
 
 
@@ -246,44 +246,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from agentgym_bench.report import write_report
-    from agentgym_bench.runner import installed_env_ids, run_benchmark
-
-    from agentgym_envs.agents import make_agent
-
-    for agent in args.agents:  # fail now, not after the progress bar started
-        make_agent(agent)
-    if args.episodes < 1:
-        raise UsageError(f"--episodes must be at least 1, got {args.episodes}")
-    if args.envs:
-        entries = [entry_for(env_id) for env_id in args.envs]
-        skipped = {
-            e.id: f"missing {', '.join(e.missing())} ({e.install_hint()})"
-            for e in entries
-            if e.missing()
-        }
-        env_ids = [e.id for e in entries if e.id not in skipped]
-    else:
-        env_ids, skipped = installed_env_ids()
-    for env_id, why in skipped.items():
-        print(f"skipping {env_id}: {why}")
-    cells = [
-        (env_id, d)
-        for env_id in env_ids
-        for d in args.difficulties
-        if d in entry_for(env_id).difficulties
-    ]
-    if not cells:
-        raise UsageError("nothing to run: no installed env takes the chosen --difficulties")
-    results = run_benchmark(cells, args.agents, args.splits, args.episodes, seed=args.seed)
-    paths = write_report(results, Path(args.out), skipped)
-    print(paths["report"].read_text())
-    print("Wrote " + ", ".join(str(p) for p in paths.values()))
-    return 0
-
-
 # ---------------------------------------------------------------------------------- the parser
+#: entry-point group of subcommands other packages add (``agentgym bench`` comes from
+#: ``agentgym_bench``): each is a callable that adds its parser to the subparsers it is given
+COMMANDS_GROUP = "agentgym.commands"
+
+
+def add_plugin_commands(sub: Any) -> None:
+    """Subcommands installed packages declare under ``COMMANDS_GROUP``, so this package never
+    imports them (the benchmark code depends on the envs, not the other way round)."""
+    from importlib.metadata import entry_points
+
+    for point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda p: p.name):
+        try:
+            point.load()(sub)
+        except Exception as exc:  # a broken plugin must not take the env commands down
+            print(f"agentgym: command {point.name!r} unavailable: {exc}", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentgym", description="AgentGym: text environments for LLM agents."
@@ -336,40 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("bench", help="benchmark the built-in agents and write a leaderboard report")
-    p.add_argument(
-        "--envs", nargs="*", default=None, help="env ids (default: one id per installed env family)"
-    )
-    p.add_argument(
-        "--agents", nargs="+", default=["random", "oracle"], help="built-in agents (random, oracle)"
-    )
-    p.add_argument(
-        "--difficulties",
-        nargs="+",
-        default=list(DIFFICULTIES),
-        choices=DIFFICULTIES,
-        help="difficulties to run; an id that cannot take one skips it",
-    )
-    p.add_argument(
-        "--splits",
-        nargs="+",
-        default=["test", "ood", "adversarial"],
-        choices=SPLITS,
-        help="splits to run (default: test ood adversarial)",
-    )
-    p.add_argument(
-        "--episodes",
-        type=int,
-        default=20,
-        help="episodes per env/difficulty/split/agent (default: 20)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="first episode seed (then +1 each)")
-    p.add_argument(
-        "--out",
-        default="runs/quick-bench",
-        help="folder for the report files (default: runs/quick-bench)",
-    )
-    p.set_defaults(func=cmd_bench)
+    add_plugin_commands(sub)
     return parser
 
 

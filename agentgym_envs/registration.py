@@ -23,9 +23,10 @@ class EnvEntry:
     max_episode_steps: int
     kwargs: dict[str, Any] = field(default_factory=dict)
     extra: str | None = None  # the pip extra it needs, for helpful messages
+    #: what pip's extra cannot install (a source build, a browser), in words
+    system_setup: str = ""
     requires: tuple[str, ...] = ()  # modules that must be importable (checked without importing)
     summary: str = ""
-    in_quick_bench: bool = True  # part of `agentgym bench` (one id per env family)
     #: "module:function" returning (ready, why) for needs beyond Python modules (a browser binary)
     probe: str | None = None
     #: the difficulties this id can be made with (one MiniWoB task has its own tier only)
@@ -41,8 +42,17 @@ class EnvEntry:
                 absent.append(why)
         return absent
 
+    @property
+    def family(self) -> str:
+        """The env family: the package its class lives in (toy, webshop, alfworld, miniwob)."""
+        return self.entry_point.partition(":")[0].split(".")[1]
+
     def install_hint(self) -> str:
-        return "bash scripts/setup.sh" if self.extra else ""
+        """How to install what this id needs, for a wheel install and a source checkout alike."""
+        if not self.extra:
+            return ""
+        hint = f"pip install 'agentgym[{self.extra}]'"
+        return f"{hint}, then {self.system_setup}" if self.system_setup else hint
 
 
 ENTRIES: list[EnvEntry] = [
@@ -65,6 +75,11 @@ ENTRIES: list[EnvEntry] = [
         entry_point="agentgym_envs.alfworld.env:ALFWorldEnv",
         max_episode_steps=50,  # ALFWorld's own limit
         extra="alfworld",
+        system_setup=(
+            "build the fast-downward-textworld 20.6.4 planner from source (gcc, g++, make, "
+            "cmake) and add alfworld 0.4.2 with --no-deps: scripts/install_alfworld.sh in the "
+            "AgentGym sources does both"
+        ),
         requires=("textworld", "fast_downward", "alfworld"),
         summary="ALFWorld households (6 task types) played by TextWorld's PDDL engine.",
     ),
@@ -72,14 +87,27 @@ ENTRIES: list[EnvEntry] = [
         EnvEntry(
             **row,
             extra="miniwob",
+            system_setup=(
+                "pip install --no-deps miniwob==1.1.0 and a Chromium (apt-get install "
+                "chromium, or AGENTGYM_CHROMIUM=/path/to/chrome): scripts/install_miniwob.sh in "
+                "the AgentGym sources does both"
+            ),
             requires=("playwright", "miniwob"),
             probe="agentgym_envs.miniwob.browser:browser_available",
-            in_quick_bench=row["id"] == "AgentGym/MiniWoB-v0",
             summary="MiniWoB++ in text: Farama's task pages driven by Playwright and Chromium.",
         )
         for row in miniwob_registration_entries()
     ),
 ]
+
+
+def one_per_family(entries: list[EnvEntry] | None = None) -> list[EnvEntry]:
+    """The first id of each env family in ``entries`` (default: all): the family's main id
+    (MiniWoB's tier env, not one of its single-task ids)."""
+    seen: dict[str, EnvEntry] = {}
+    for entry in ENTRIES if entries is None else entries:
+        seen.setdefault(entry.family, entry)
+    return list(seen.values())
 
 
 def register_all() -> None:

@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 
 import agentgym_envs
 from agentgym_envs.agents import make_agent
+from agentgym_envs.registration import one_per_family
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,7 @@ class EpisodeResult:
 def installed_env_ids(quick: bool = True) -> tuple[list[str], dict[str, str]]:
     """The registered ids whose dependencies are installed, and why the others are skipped."""
     ready, skipped = [], {}
-    for entry in agentgym_envs.ENTRIES:
-        if quick and not entry.in_quick_bench:
-            continue
+    for entry in one_per_family() if quick else agentgym_envs.ENTRIES:
         missing = entry.missing()
         if missing:
             skipped[entry.id] = f"missing {', '.join(missing)} ({entry.install_hint()})"

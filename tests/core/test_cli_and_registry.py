@@ -12,7 +12,7 @@ import pytest
 
 import agentgym_envs
 from agentgym_envs.cli import check_targets, main, pick_difficulty
-from agentgym_envs.registration import ENTRIES, entry_for
+from agentgym_envs.registration import ENTRIES, entry_for, one_per_family
 
 
 def test_make_without_prior_import():
@@ -83,6 +83,23 @@ def test_default_check_covers_each_family_at_each_difficulty():
     every = check_targets([], every_id=True)
     assert len(every) == 12 + sum(e.id.startswith("AgentGym/MiniWoB-") for e in ENTRIES) - 1
     assert [d for e, d in every if e.id == "AgentGym/MiniWoB-login-user-v0"] == ["medium"]
+
+
+def test_registry_entries_name_their_family_and_how_to_install_them():
+    heads = {entry.family: entry.id for entry in one_per_family()}
+    assert heads == {
+        "toy": "AgentGym/Toy-v0",
+        "webshop": "AgentGym/WebShop-v0",
+        "alfworld": "AgentGym/ALFWorld-v0",
+        "miniwob": "AgentGym/MiniWoB-v0",  # the tier env, not a single task's id
+    }
+    assert entry_for("AgentGym/Toy-v0").install_hint() == ""  # nothing beyond the base install
+    assert entry_for("AgentGym/WebShop-v0").install_hint() == "pip install 'agentgym[webshop]'"
+    alfworld = entry_for("AgentGym/ALFWorld-v0").install_hint()
+    assert alfworld.startswith("pip install 'agentgym[alfworld]', then ")
+    assert "fast-downward" in alfworld and "scripts/install_alfworld.sh" in alfworld
+    miniwob = entry_for("AgentGym/MiniWoB-click-test-v0").install_hint()
+    assert "miniwob==1.1.0" in miniwob and "Chromium" in miniwob
 
 
 @pytest.mark.parametrize(

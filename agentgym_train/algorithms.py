@@ -244,7 +244,7 @@ class Learner:
     def update(self, steps: list[Step], rng: random.Random) -> dict[str, float]:
         cfg = self.config
         parallel = self.parallel
-        use_kl = cfg.kl_coef > 0 and steps and steps[0].ref_logprobs is not None
+        use_kl = bool(cfg.kl_coef > 0 and steps and steps[0].ref_logprobs is not None)
         metrics: dict[str, list[float]] = defaultdict(list)
         tokens = 0
         params = [p for p in self.policy.parameters() if p.requires_grad]

@@ -354,7 +354,7 @@ def from_dict(cls: type, data: dict[str, Any], where: str = "") -> Any:
             value = Schedule(float(value)) if not isinstance(value, dict) else value
             if isinstance(value, dict):
                 value = from_dict(Schedule, value, f"{where}{name}.")
-        elif dataclasses.is_dataclass(kind):
+        elif isinstance(kind, type) and dataclasses.is_dataclass(kind):
             value = from_dict(kind, value, f"{where}{name}.")
         else:
             value = _coerce(value, kind, where + name)
@@ -443,7 +443,7 @@ def describe(cls: type = TrainConfig, prefix: str = "") -> list[str]:
     default = cls()
     for f in dataclasses.fields(cls):
         kind = _field_type(cls, f.name)
-        if dataclasses.is_dataclass(kind) and kind is not Schedule:
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind) and kind is not Schedule:
             lines += describe(kind, f"{prefix}{f.name}.")
             continue
         value = getattr(default, f.name)

@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 import torch
@@ -33,7 +33,17 @@ from agentgym_train.sharding import (
     sharded_parameters,
 )
 
+if TYPE_CHECKING:
+    from torch.distributed.tensor import DTensor
+
 T = TypeVar("T")
+
+
+class _Grouped(Protocol):
+    group: int
+
+
+G = TypeVar("G", bound=_Grouped)
 log = logging.getLogger("agentgym_train")
 #: in a data-parallel checkpoint: every rank's RNG states (``rng.pt`` holds rank 0's)
 RANK_RNG = "rng_ranks.pt"
@@ -141,10 +151,10 @@ class DataParallel:
         end = len(items) * (self.rank + 1) // self.world_size
         return list(items[start:end])
 
-    def shard_groups(self, items: Sequence[T]) -> list[T]:
+    def shard_groups(self, items: Sequence[G]) -> list[G]:
         """This rank's share of items carrying a ``.group``: consecutive items of one group stay
         together (a GRPO group is never split across ranks)."""
-        groups: list[list[T]] = []
+        groups: list[list[G]] = []
         for item in items:
             if groups and groups[-1][0].group == item.group:
                 groups[-1].append(item)
@@ -190,7 +200,7 @@ class DataParallel:
         from torch.nn.utils import clip_grads_with_norm_, get_total_norm
 
         grads = [p.grad for p in sharded if p.grad is not None]
-        squared = get_total_norm(grads).full_tensor().float() ** 2
+        squared = cast("DTensor", get_total_norm(grads)).full_tensor().float() ** 2
         rest = [p.grad for p in replicated if p.grad is not None]
         if rest:
             squared = squared + get_total_norm(rest).to(squared.device).float() ** 2
@@ -275,7 +285,7 @@ class DataParallel:
         for param in live:
             if param.grad is None:
                 param.grad = torch.zeros_like(param)
-        for bucket in _buckets([p.grad for p in live]):
+        for bucket in _buckets([p.grad for p in live if p.grad is not None]):
             flat = torch.cat([g.reshape(-1) for g in bucket])
             torch.distributed.all_reduce(flat)
             flat /= self.world_size
@@ -307,7 +317,7 @@ class DataParallel:
         from agentgym_train.checkpoint import rng_state
 
         rngs = {RANK_RNG: self.gather([rng_state()])}
-        if self.sharded is not None:
+        if self.sharded is not None or trainable is None:
             return rngs, []
         return rngs, self.gather([fingerprint(trainable)])
 
@@ -336,10 +346,13 @@ class DataParallel:
 
         file = Path(checkpoint) / RANK_RNG
         # no file: a single-process checkpoint, whose rng.pt load_checkpoint already restored
-        states = torch.load(file, weights_only=False) if file.exists() else [None]
+        states: list[dict[str, Any] | None] = (
+            torch.load(file, weights_only=False) if file.exists() else [None]
+        )
         if len(states) == self.world_size:
-            if states[self.rank] is not None:
-                set_rng_state(states[self.rank])
+            own = states[self.rank]
+            if own is not None:
+                set_rng_state(own)
             return
         log.warning(
             "%s was written by %d process(es), this run has %d: the run continues, but not "

@@ -43,7 +43,7 @@ def light_episodes(episodes: Sequence) -> list:
     cheap to send between processes."""
     out = []
     for episode in episodes:
-        empty = {"prompt_ids": [], "completion_ids": [], "token_logprobs": []}
+        empty: dict[str, list] = {"prompt_ids": [], "completion_ids": [], "token_logprobs": []}
         steps = [
             dataclasses.replace(s, candidates=None, ref_logprobs=None, **empty)
             for s in episode.steps

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import nn
@@ -22,6 +23,10 @@ from torch.utils.checkpoint import checkpoint
 
 from agentgym_train.config import PolicyConfig
 from agentgym_train.sharding import shard_like
+
+#: A transformers causal LM (a ``PreTrainedModel``, or a ``PeftModel`` around one). Typed as Any:
+#: ``nn.Module.__getattr__`` types every attribute as ``Tensor | Module``, which hides its API.
+LanguageModel = Any
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -87,7 +92,7 @@ class Policy(nn.Module):
 
     def __init__(
         self,
-        model: nn.Module,
+        model: LanguageModel,
         tokenizer,
         config: PolicyConfig,
         device: torch.device,
@@ -102,7 +107,7 @@ class Policy(nn.Module):
         self.value_head = nn.Linear(hidden, 1, device=device, dtype=torch.float32)
         nn.init.zeros_(self.value_head.weight)
         nn.init.zeros_(self.value_head.bias)
-        self._frozen_reference: nn.Module | None = None
+        self._frozen_reference: LanguageModel | None = None
         base = model.get_base_model() if hasattr(model, "get_base_model") else model
         params = inspect.signature(type(base).forward).parameters
         #: transformers renamed ``past_key_values`` to ``cache``; use what this version takes
@@ -125,7 +130,7 @@ class Policy(nn.Module):
         return torch.autocast(self.device.type, dtype=self.autocast_dtype)
 
     @staticmethod
-    def _hidden(lm: nn.Module, **inputs) -> torch.Tensor:
+    def _hidden(lm: LanguageModel, **inputs) -> torch.Tensor:
         """The last layer's (normed) hidden states. The decoder stack runs alone: the LM head is
         applied later to the few positions that need logits, and no other layer's output is
         kept (``output_hidden_states=True`` held every layer's until the end)."""
@@ -164,7 +169,7 @@ class Policy(nn.Module):
         if config.load_in_bits:
             kwargs["quantization_config"] = _bnb_config(config.load_in_bits, device)
             kwargs["device_map"] = {"": device.index or 0}
-        model = AutoModelForCausalLM.from_pretrained(str(path), **kwargs)
+        model: LanguageModel = AutoModelForCausalLM.from_pretrained(str(path), **kwargs)
         if not config.load_in_bits:
             model.to(device)
         if config.gradient_checkpointing:
@@ -227,7 +232,7 @@ class Policy(nn.Module):
         return bool(self.config.lora) or self._frozen_reference is not None
 
     @contextlib.contextmanager
-    def reference(self) -> Iterator[nn.Module]:
+    def reference(self) -> Iterator[LanguageModel]:
         """The reference LM: adapters disabled (LoRA) or the frozen copy (full fine-tune)."""
         if self.config.lora:
             with self.model.disable_adapter():
@@ -246,7 +251,7 @@ class Policy(nn.Module):
         temperature: float = 1.0,
         values: bool = True,
         entropy: bool = False,
-        lm: nn.Module | None = None,
+        lm: LanguageModel | None = None,
     ) -> SequenceStats:
         """Log-probs of ``completions[i]`` after ``prompts[i]``, entropies, and the value of each
         prompt (read at its last token). One forward pass over right-padded rows; logits only at
@@ -284,7 +289,7 @@ class Policy(nn.Module):
         prompts: Sequence[Sequence[int]],
         candidates: Sequence[Sequence[Sequence[int]]],
         values: bool = True,
-        lm: nn.Module | None = None,
+        lm: LanguageModel | None = None,
     ) -> SequenceStats:
         """Log-probs of every candidate continuation of every prompt, running each prompt once.
 
@@ -319,7 +324,8 @@ class Policy(nn.Module):
         )
         lengths = [len(c) for c in flat]
         first = first_logp[owner, torch.as_tensor([c[0] for c in flat], device=device)]  # (R,)
-        kv = [tensor for layer in cache.layers for tensor in (layer.keys, layer.values)]
+        layers: list[Any] = list(cache.layers)  # full attention: every layer has keys, values
+        kv = [tensor for layer in layers for tensor in (layer.keys, layer.values)]
         chunk = self.config.score_chunk_size if torch.is_grad_enabled() else 0
         chunk = chunk if chunk > 0 else len(flat)
         rest = []
@@ -341,7 +347,7 @@ class Policy(nn.Module):
 
     def _continuations(
         self,
-        lm: nn.Module,
+        lm: LanguageModel,
         rows: list[list[int]],
         owner: torch.Tensor,
         p_mask: torch.Tensor,
@@ -376,7 +382,7 @@ class Policy(nn.Module):
         prompts: Sequence[Sequence[int]],
         candidates: Sequence[Sequence[Sequence[int]]],
         values: bool,
-        lm: nn.Module,
+        lm: LanguageModel,
     ) -> SequenceStats:
         """``score_candidates`` without the shared KV cache: every candidate with its prompt in
         full (what gradient checkpointing needs; K prompt passes instead of one)."""
@@ -435,7 +441,7 @@ class Policy(nn.Module):
         return completions
 
 
-def eos_token_ids(tokenizer, model: nn.Module) -> tuple[int, ...]:
+def eos_token_ids(tokenizer, model: LanguageModel) -> tuple[int, ...]:
     """The tokenizer's EOS id first, then any other the model's generation_config names."""
     ids = [tokenizer.eos_token_id]
     configured = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
@@ -443,7 +449,7 @@ def eos_token_ids(tokenizer, model: nn.Module) -> tuple[int, ...]:
     return tuple(dict.fromkeys(i for i in ids if i is not None))
 
 
-def cache_is_dropped(lm: nn.Module) -> bool:
+def cache_is_dropped(lm: LanguageModel) -> bool:
     """True when a forward pass of ``lm`` would ignore ``use_cache``: transformers turns the KV
     cache off in every checkpointed layer while training with gradients (modeling_layers.py)."""
     # transformers 5.2x renamed is_gradient_checkpointing (now deprecated, with a warning)

@@ -24,15 +24,17 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import torch
-from torch import nn
+
+if TYPE_CHECKING:
+    from torch.distributed.tensor import DTensor
 
 log = logging.getLogger("agentgym_train")
 
 
-def is_sharded(tensor: torch.Tensor) -> bool:
+def is_sharded(tensor: torch.Tensor) -> TypeGuard[DTensor]:
     """A DTensor: a parameter (or optimizer state) of which this rank holds a shard."""
     from torch.distributed.tensor import DTensor
 
@@ -56,7 +58,7 @@ class ShardedPolicy:
             if compute is not None
             else MixedPrecisionPolicy()
         )
-        self.roots: list[nn.Module] = []
+        self.roots: list[Any] = []  # transformers LMs (nn.Module's typing hides their API)
         for lm in (policy.model, policy._frozen_reference):
             if lm is None:
                 continue
@@ -80,14 +82,14 @@ class ShardedPolicy:
         return torch.tensor([[self.policy.tokenizer.pad_token_id]], device=self.policy.device)
 
     @staticmethod
-    def _set(lms: list[nn.Module], gathered: bool) -> None:
+    def _set(lms: list[Any], gathered: bool) -> None:
         for lm in lms:
             lm.set_reshard_after_forward(not gathered)
             lm.set_reshard_after_backward(not gathered)
             lm.set_requires_gradient_sync(not gathered)
 
     @staticmethod
-    def _reshard(units: list[list[nn.Module]]) -> None:
+    def _reshard(units: list[list[Any]]) -> None:
         for unit in (u for lm_units in units for u in lm_units):
             unit.reshard()
 
@@ -121,7 +123,7 @@ class ShardedPolicy:
         (logits.float().sum() * 0.0).backward()
 
 
-def _decoder_layer_names(lm: nn.Module) -> set[str]:
+def _decoder_layer_names(lm: Any) -> set[str]:
     """Class names of the model's repeated blocks (transformers' ``_no_split_modules``)."""
     base = lm.get_base_model() if hasattr(lm, "get_base_model") else lm
     names = set(getattr(base, "_no_split_modules", None) or [])

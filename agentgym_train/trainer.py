@@ -128,7 +128,9 @@ class Trainer:
         if path is None:
             return
         self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
-        self.lr_factor = self.scheduler.lr_lambdas[0]
+        factor = self.scheduler.lr_lambdas[0]
+        assert isinstance(factor, WarmupCosine)  # what __init__ gave the scheduler
+        self.lr_factor = factor
         self.curriculum.load_state(self.state.get("curriculum", {}))
         self.parallel.restore_rng(path, self.config.seed, self.state["update"])
         log.info("resumed from %s at update %d", path, self.state["update"])

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: set the machine up, lint, then run every test (slow ones included).
+# The whole test suite: set the machine up, lint (ruff, import directions, types), then run every
+# test (slow ones included).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"` for a quick local run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -8,6 +9,10 @@ cd "$ROOT"
 echo "[test] ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+echo "[test] import directions (import-linter contracts in pyproject.toml)"
+.venv/bin/lint-imports
+echo "[test] types (mypy: agentgym_envs/core, agentgym_train)"
+.venv/bin/mypy
 echo "[test] pytest"
 set +e
 .venv/bin/python -m pytest --durations=15 "$@"

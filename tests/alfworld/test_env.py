@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.alfworld.conftest import needs_engine
+from tests.alfworld.support import needs_engine
 
 pytestmark = needs_engine
 

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 import agentgym_envs
 from agentgym_envs.core import DIFFICULTIES, INFO_KEYS, SPLITS
-from tests.conftest import CONTRACT_IDS
+from tests.support import CONTRACT_IDS
 
 WEIRD_ACTIONS = [
     "",

@@ -7,7 +7,7 @@ import random
 import pytest
 from agentgym_bench.fuzz import KINDS, fuzz, hostile_action
 
-from tests.conftest import CONTRACT_IDS
+from tests.support import CONTRACT_IDS
 
 
 @pytest.mark.parametrize("env_id", CONTRACT_IDS)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from agentgym_envs.miniwob.browser import SyncBrowser
-from tests.miniwob.conftest import needs_browser
+from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-from tests.miniwob.conftest import needs_browser
+from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
 

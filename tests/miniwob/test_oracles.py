@@ -6,7 +6,7 @@ import pytest
 
 from agentgym_envs.miniwob.oracles import ORACLES
 from agentgym_envs.miniwob.tasks import TASKS
-from tests.miniwob.conftest import needs_browser
+from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
 ORACLE_TASKS = sorted(ORACLES)

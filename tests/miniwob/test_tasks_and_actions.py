@@ -19,7 +19,7 @@ from agentgym_envs.miniwob.tasks import (
     task_spec,
     tier_tasks,
 )
-from tests.miniwob.conftest import needs_miniwob
+from tests.miniwob.support import needs_miniwob
 
 
 @needs_miniwob

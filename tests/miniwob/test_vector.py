@@ -7,7 +7,7 @@ import concurrent.futures
 
 import pytest
 
-from tests.miniwob.conftest import needs_browser
+from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 

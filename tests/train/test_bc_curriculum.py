@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 
@@ -19,7 +19,7 @@ from agentgym_train.curriculum import Curriculum
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import RolloutCollector
 from agentgym_train.trainer import Trainer
-from tests.train.conftest import config_for
+from tests.train.support import config_for
 
 
 def test_examples_from_recorded_trajectories(tiny_dir, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 
@@ -14,7 +14,7 @@ import torch
 
 from agentgym_train.checkpoint import list_checkpoints
 from agentgym_train.trainer import Trainer
-from tests.train.conftest import config_for
+from tests.train.support import config_for
 
 
 def _optimizer_tensors(optimizer) -> dict:

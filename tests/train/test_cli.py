@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 
 import torch
 
 from agentgym_train.cli import main
-from tests.train.conftest import SYSTEM
+from tests.train.support import SYSTEM
 
 
 def test_train_plot_export(tiny_dir, tmp_path, capsys):

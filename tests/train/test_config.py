@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 

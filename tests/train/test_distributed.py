@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 
@@ -32,7 +32,7 @@ from agentgym_train.algorithms import (
 from agentgym_train.distributed import DataParallel, check_world_size, fingerprint
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
 from agentgym_train.rollout import Episode, Job, Step
-from tests.train.conftest import SYSTEM
+from tests.train.support import SYSTEM
 
 ROOT = Path(__file__).resolve().parents[2]
 

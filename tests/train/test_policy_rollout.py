@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.train.conftest import require_train_extra
+from tests.train.support import require_train_extra
 
 require_train_extra()
 
@@ -13,7 +13,7 @@ import torch
 
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Job, RolloutCollector
-from tests.train.conftest import config_for
+from tests.train.support import config_for
 
 
 @pytest.fixture(scope="module")

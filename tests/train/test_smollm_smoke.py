@@ -15,7 +15,7 @@ from importlib import metadata
 
 import pytest
 
-from tests.train.conftest import config_for, require_train_extra
+from tests.train.support import config_for, require_train_extra
 
 require_train_extra()
 

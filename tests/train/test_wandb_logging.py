@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from tests.train.conftest import config_for, require_train_extra
+from tests.train.support import config_for, require_train_extra
 
 require_train_extra()
 

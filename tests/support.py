@@ -1,4 +1,4 @@
-"""Shared fixtures: the registered env ids whose dependencies are installed on this machine."""
+"""Shared test helpers: the registered env ids whose dependencies are installed on this machine."""
 
 from __future__ import annotations
 

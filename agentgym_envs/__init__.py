@@ -4,10 +4,11 @@
 imports only the env you ask for.
 """
 
+from agentgym_envs.core.episode import Trajectory, play_episode
 from agentgym_envs.registration import ENTRIES, make_vec, register_all
 
 __version__ = "0.1.0"
 
 register_all()
 
-__all__ = ["ENTRIES", "__version__", "make_vec", "register_all"]
+__all__ = ["ENTRIES", "Trajectory", "__version__", "make_vec", "play_episode", "register_all"]

@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from agentgym_envs.core.episode import play_episode
 from agentgym_envs.wrappers.prompt import Turn
 from agentgym_train.config import BCConfig
 from agentgym_train.distributed import DataParallel
@@ -40,27 +41,20 @@ def _example(collector: RolloutCollector, history, observation, admissible, acti
 
 
 def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:
-    """Play the env's oracle; each trajectory is a TrajectoryRecorder-like dict."""
-    env = collector.envs[0]
-    out = []
-    for episode in range(episodes):
-        observation, info = env.reset(seed=seed + episode)
-        record: dict[str, Any] = {"observation": observation, "steps": []}
-        record["task_id"] = info["task_id"]
-        for _ in range(collector.config.max_turns):
-            action = info.get("expert_action")
-            if action is None:
-                break
-            admissible = list(info["admissible_actions"])
-            observation, _, terminated, truncated, info = env.step(action)
-            record["steps"].append(
-                {"action": action, "observation": observation, "admissible_actions": admissible}
-            )
-            if terminated or truncated:
-                break
-        record["success"] = bool(info.get("success"))
-        out.append(record)
-    return out
+    """The env's oracle played for ``episodes`` seeds: ``TrajectoryRecorder`` records with each
+    step's admissible actions (what cloning learns to choose from)."""
+    env, turns = collector.envs[0], collector.config.max_turns
+    return [
+        play_episode(env, _Oracle(), seed + episode, turns, admissible=True).to_record()
+        for episode in range(episodes)
+    ]
+
+
+class _Oracle:
+    """The env's oracle, stopping where it has no move (so cloning never learns a filler)."""
+
+    def act(self, observation: str, info: dict[str, Any]) -> str | None:
+        return info.get("expert_action")
 
 
 def read_trajectories(path: str | Path) -> list[dict]:

@@ -29,6 +29,7 @@ def env_corpus(
 ) -> Iterator[str]:
     """Text an env produces while its oracle plays: what a tokenizer for that env should know."""
     from agentgym_envs.agents import OracleAgent, RandomAgent
+    from agentgym_envs.core.episode import play_episode
     from agentgym_envs.wrappers.prompt import DEFAULT_SYSTEM, DEFAULT_SYSTEM_NO_THOUGHT
 
     kwargs = dict(env_kwargs or {})
@@ -41,17 +42,12 @@ def env_corpus(
             agents = (OracleAgent(), RandomAgent())
             for episode in range(episodes // 2 if split == "train" else episodes // 8):
                 agent = agents[episode % 2]
-                agent.reset(seed + episode)
-                observation, info = env.reset(seed=seed + episode)
-                yield observation
-                for _ in range(20):
-                    yield " | ".join(info["admissible_actions"])
-                    action = agent.act(observation, info)
-                    yield f"Action: {action}"
-                    observation, _, terminated, truncated, info = env.step(action)
-                    yield observation
-                    if terminated or truncated:
-                        break
+                played = play_episode(env, agent, seed + episode, max_steps=20, admissible=True)
+                yield played.observation
+                for step in played.steps:
+                    yield " | ".join(step["admissible_actions"])
+                    yield f"Action: {step['action']}"
+                    yield step["observation"]
             env.close()
 
 
@@ -88,23 +84,20 @@ def transcripts(
     episodes follows the oracle instead, giving the model a weak prior (like a pretrained LLM's).
     """
     from agentgym_envs.agents import OracleAgent, RandomAgent
+    from agentgym_envs.core.episode import play_episode
     from agentgym_envs.wrappers.prompt import Turn
 
     env = gym.make(env_id, **dict(env_kwargs or {}))
     rng = random.Random(seed)
     for episode in range(episodes):
         agent = OracleAgent() if rng.random() < expert_fraction else RandomAgent()
-        agent.reset(seed + episode)
-        observation, info = env.reset(seed=seed + episode)
-        history: list = []
-        for _ in range(max_turns):
-            action = agent.act(observation, info)
-            prompt = render(history, observation, list(info["admissible_actions"]))
-            yield f"{prompt} Action: {action}"
-            history.append(Turn(observation, f"Action: {action}"))
-            observation, _, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                break
+        played = play_episode(env, agent, seed + episode, max_steps=max_turns, admissible=True)
+        observation, history = played.observation, list[Turn]()
+        for step in played.steps:
+            prompt = render(history, observation, list(step["admissible_actions"]))
+            yield f"{prompt} Action: {step['action']}"
+            history.append(Turn(observation, f"Action: {step['action']}"))
+            observation = step["observation"]
     env.close()
 
 

@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 
 import agentgym_envs
 from agentgym_envs.agents import make_agent
+from agentgym_envs.core.episode import play_episode
 from agentgym_envs.registration import one_per_family
 
 
@@ -47,27 +48,18 @@ def installed_env_ids(quick: bool = True) -> tuple[list[str], dict[str, str]]:
 
 def run_episode(env: gym.Env, agent_name: str, seed: int) -> EpisodeResult:
     """Play one seeded episode to its end (termination or the registered step limit)."""
-    agent = make_agent(agent_name)
-    agent.reset(seed)
-    observation, info = env.reset(seed=seed)
-    length = invalid = 0
-    done = False
-    while not done:
-        observation, _, terminated, truncated, info = env.step(agent.act(observation, info))
-        length += 1
-        invalid += info["action_error"] is not None
-        done = terminated or truncated
+    played = play_episode(env, make_agent(agent_name), seed)
     return EpisodeResult(
-        env_id=env.spec.id if env.spec else type(env.unwrapped).__name__,
+        env_id=played.env_id,
         agent=agent_name,
-        difficulty=info["difficulty"],
-        split=info["split"],
-        task_id=info["task_id"],
+        difficulty=played.difficulty,
+        split=played.split,
+        task_id=played.task_id,
         seed=seed,
-        score=float(info["score"]),
-        success=bool(info["success"]),
-        length=length,
-        invalid_actions=invalid,
+        score=played.score,
+        success=played.success,
+        length=played.length,
+        invalid_actions=played.invalid_actions,
     )
 
 

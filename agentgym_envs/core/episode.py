@@ -1,0 +1,148 @@
+"""The one episode loop: an agent plays a seeded episode to its end, and the result keeps what
+replaying and scoring need, in the ``TrajectoryRecorder`` format (one JSON object per episode).
+
+The benchmark runner, behaviour cloning and the tiny-model corpora all play episodes through
+``play_episode``, so a benchmark result, a cloning example and a recorded trajectory are the same
+record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, SupportsFloat
+
+import gymnasium as gym
+
+
+class Agent(Protocol):
+    """Anything that answers an observation with an action (None: it has no move, so the
+    episode stops there, incomplete); ``reset(seed)``, when present, is called first."""
+
+    def act(self, observation: str, info: dict[str, Any]) -> str | None: ...
+
+
+@dataclass
+class Trajectory:
+    """One played episode: its task, first observation, steps and outcome."""
+
+    env_id: str
+    task_id: str | None
+    seed: int | None
+    difficulty: str | None
+    split: str | None
+    goal: str | None
+    observation: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    score: float = 0.0
+    success: bool = False
+    #: the episode ended (terminated or truncated), not cut off by the caller or the agent
+    complete: bool = False
+
+    @property
+    def episode_return(self) -> float:
+        return sum(step["reward"] for step in self.steps)
+
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
+    @property
+    def invalid_actions(self) -> int:
+        return sum(step["action_error"] is not None for step in self.steps)
+
+    def to_record(self) -> dict[str, Any]:
+        """The ``TrajectoryRecorder`` JSON object of this episode."""
+        return {
+            "env_id": self.env_id,
+            "task_id": self.task_id,
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "split": self.split,
+            "goal": self.goal,
+            "observation": self.observation,
+            "steps": self.steps,
+            "return": self.episode_return,
+            "length": self.length,
+            "score": self.score,
+            "success": self.success,
+            "complete": self.complete,
+        }
+
+
+def env_name(env: gym.Env) -> str:
+    """The registered id of ``env`` (its class name when it was not made by id)."""
+    return env.spec.id if env.spec is not None else type(env.unwrapped).__name__
+
+
+def new_trajectory(env: gym.Env, seed: int | None, observation: str, info: dict) -> Trajectory:
+    """The record of an episode that was just reset."""
+    return Trajectory(
+        env_id=env_name(env),
+        task_id=info.get("task_id"),
+        seed=seed,
+        difficulty=info.get("difficulty"),
+        split=info.get("split"),
+        goal=info.get("goal"),
+        observation=observation,
+    )
+
+
+def step_record(
+    action: Any,
+    observation: str,
+    reward: SupportsFloat,
+    terminated: bool,
+    truncated: bool,
+    info: dict[str, Any],
+    before: dict[str, Any],
+    admissible: bool = False,
+) -> dict[str, Any]:
+    """One step of a record; ``before`` is the info the action was chosen from (its oracle
+    action and, with ``admissible``, its admissible actions are recorded)."""
+    step = {
+        "action": action if isinstance(action, str) else repr(action),
+        "observation": observation,
+        "reward": float(reward),
+        "terminated": bool(terminated),
+        "truncated": bool(truncated),
+        "action_error": info.get("action_error"),
+        "expert_action": before.get("expert_action"),
+    }
+    if admissible:
+        step["admissible_actions"] = before.get("admissible_actions")
+    return step
+
+
+def play_episode(
+    env: gym.Env,
+    agent: Agent,
+    seed: int | None,
+    max_steps: int | None = None,
+    admissible: bool = False,
+) -> Trajectory:
+    """Reset ``env`` with ``seed`` and let ``agent`` act until the episode ends, the agent has no
+    move, or ``max_steps`` steps were taken; ``admissible`` records each step's admissible
+    actions (what behaviour cloning learns to choose from)."""
+    reset = getattr(agent, "reset", None)
+    if callable(reset):
+        reset(seed)
+    observation, info = env.reset(seed=seed)
+    trajectory = new_trajectory(env, seed, observation, info)
+    while max_steps is None or trajectory.length < max_steps:
+        action = agent.act(observation, info)
+        if action is None:
+            break
+        observation, reward, terminated, truncated, after = env.step(action)
+        trajectory.steps.append(
+            step_record(action, observation, reward, terminated, truncated, after, info, admissible)
+        )
+        info = after
+        if terminated or truncated:
+            trajectory.complete = True
+            break
+    trajectory.score = float(info.get("score", 0.0))
+    trajectory.success = bool(info.get("success", False))
+    return trajectory
+
+
+__all__ = ["Agent", "Trajectory", "env_name", "new_trajectory", "play_episode", "step_record"]

@@ -5,8 +5,10 @@ Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
   page seed gives the same task there and here (``info["page_seed"]``).
 - MiniWoB's wall-clock episode timeout is disabled; the step budget is the only limit.
 - Reward: the raw (not time-scaled) MiniWoB reward ``raw`` in [-1, 1], in ``info["raw_reward"]``;
-  ``score`` = (raw + 1) / 2 once the task ends (0 before), ``success`` = raw > 0: an episode's
-  return is its final score, a failure (-1) scores 0, partial credit keeps its order.
+  ``success`` = raw == 1 (Farama's binary reward: the task fully done; ``success_rule=
+  "browsergym"`` takes raw > 0 instead) and ``score`` = raw once the task ends, 0 for raw <= 0
+  and before the end (``outcome.py``): an episode's return is its final score, partial credit
+  (0 < raw < 1) scores that much without counting as a success.
 - Text observation and actions (see ``actions.ACTION_HELP``) instead of Farama's pixel/ref actions.
 - Every step is bounded: ``type`` text is capped at ``actions.MAX_TYPE_CHARS`` (an action error
   beyond), and a step past ``step_timeout_s`` (30 s) is stopped by killing the browser and
@@ -32,6 +34,7 @@ from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
+from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, MiniWoBPage
 from agentgym_envs.miniwob.tasks import TASKS, TIERS, html_root, task_spec, tier_tasks
 
@@ -55,8 +58,10 @@ class MiniWoBTask:
         page_seed: int,
         adversarial: bool,
         rng: np.random.Generator,
+        success_rule: str = "farama",
     ) -> None:
         self.task_id = name
+        self.success_rule = success_rule
         self.page_seed = page_seed
         self.goal = ""
         self._page = page
@@ -117,8 +122,10 @@ class MiniWoBTask:
         self._nodes = self._page.snapshot()
         note = ""
         if self._done:
-            outcome = "success" if self._raw > 0 else "failure"
-            note = f"Episode over ({outcome}, raw reward {self._raw:g})."
+            _, success = episode_outcome(self._raw, True, self.success_rule)
+            note = (
+                f"Episode over ({'success' if success else 'failure'}, raw reward {self._raw:g})."
+            )
         return dom_text.render_observation(self.goal, self._nodes, note)
 
     def act(self, action: str) -> str:
@@ -134,8 +141,8 @@ class MiniWoBTask:
     def verdict(self) -> Verdict:
         if not self._done:
             return Verdict()
-        score = min(1.0, max(0.0, (self._raw + 1.0) / 2.0))
-        return Verdict(score=score, success=self._raw > 0, done=True)
+        score, success = episode_outcome(self._raw, True, self.success_rule)
+        return Verdict(score=score, success=success, done=True)
 
     def expert_action(self) -> str | None:
         if self._done:
@@ -167,8 +174,10 @@ class MiniWoBEnv(TextEnv):
         render_mode: str | None = None,
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
+        success_rule: str = "farama",
     ) -> None:
         self.task_name = task
+        self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         if task is not None:
             spec = task_spec(task)
             if difficulty not in (None, spec.tier):
@@ -194,7 +203,8 @@ class MiniWoBEnv(TextEnv):
     def make_task(self, task_id: str, rng: np.random.Generator) -> MiniWoBTask:
         low, high = SEED_RANGES[self.split]
         page_seed = int(rng.integers(low, high))
-        return MiniWoBTask(self._page, task_id, page_seed, self.split == "adversarial", rng)
+        adversarial = self.split == "adversarial"
+        return MiniWoBTask(self._page, task_id, page_seed, adversarial, rng, self.success_rule)
 
     def recover(self, reason: str) -> None:
         """The browser or page died: start a fresh context so the next reset works."""

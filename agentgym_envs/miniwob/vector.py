@@ -29,6 +29,7 @@ from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
 from agentgym_envs.miniwob.browser import AsyncBrowser
 from agentgym_envs.miniwob.env import SEED_RANGES
+from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed
 from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
 
@@ -62,7 +63,9 @@ class AsyncMiniWoBVectorEnv:
         max_episode_steps: int | None = None,
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
+        success_rule: str = "farama",
     ) -> None:
+        self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         self.split = check_choice("split", split, SPLITS)
@@ -192,12 +195,15 @@ class AsyncMiniWoBVectorEnv:
         slot.nodes = await slot.page.snapshot()
         note = ""
         if slot.done:
-            outcome = "success" if slot.raw > 0 else "failure"
+            outcome = "success" if self._outcome(slot)[1] else "failure"
             note = f"Episode over ({outcome}, raw reward {slot.raw:g})."
         slot.observation = dom_text.render_observation(slot.goal, slot.nodes, note)
 
+    def _outcome(self, slot: _Slot) -> tuple[float, bool]:
+        return episode_outcome(slot.raw, slot.done, self.success_rule)
+
     def _score(self, slot: _Slot) -> float:
-        return min(1.0, max(0.0, (slot.raw + 1.0) / 2.0)) if slot.done else 0.0
+        return self._outcome(slot)[0]
 
     async def _step(self, slot: _Slot, action: str):
         slot.steps += 1
@@ -236,7 +242,7 @@ class AsyncMiniWoBVectorEnv:
             "difficulty": self.difficulty,
             "goal": slot.goal,
             "admissible_actions": [] if slot.done else dom_text.admissible_actions(slot.nodes),
-            "success": slot.done and slot.raw > 0,
+            "success": self._outcome(slot)[1],
             "score": self._score(slot),
             "action_error": error,
             "expert_action": None,

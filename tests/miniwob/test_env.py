@@ -90,6 +90,31 @@ def test_wrong_answer_scores_zero(make_env):
     assert terminated and reward == 0.0 and info["raw_reward"] == -1.0 and not info["success"]
 
 
+@pytest.mark.parametrize("rule", ["farama", "browsergym"])
+def test_a_partly_right_page_scores_its_credit_and_succeeds_only_under_browsergym(make_env, rule):
+    env = make_env(task="click-checkboxes", success_rule=rule)
+    obs, info = env.reset(seed=0)  # "Select f79, KTq7Z and click Submit."
+    boxes = [line.split()[0] for line in obs.splitlines() if "checkbox" in line]
+    wanted = info["utterance"].removeprefix("Select ").removesuffix(" and click Submit.")
+    right = [box for box in boxes if _label(obs, box) in wanted.split(", ")]
+    wrong = next(b for b in boxes if b not in right)
+    for box in [*right, wrong]:
+        obs, *_ = env.step(f"click {box}")
+    submit = next(line.split()[0] for line in obs.splitlines() if '"Submit"' in line)
+    obs, reward, terminated, _, info = env.step(f"click {submit}")
+    assert terminated and info["raw_reward"] == pytest.approx(1 / 3)
+    assert reward == info["score"] == pytest.approx(1 / 3)  # partial credit is kept
+    assert info["success"] == (rule == "browsergym")
+    assert ("Episode over (success" in obs) == (rule == "browsergym")
+
+
+def _label(obs: str, box: str) -> str:
+    """The label of checkbox ``box``: the quoted text on the line above it."""
+    lines = obs.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith(box + " "))
+    return lines[at - 1].split('"')[1]
+
+
 @pytest.mark.parametrize(
     ("action", "reason"),
     [

@@ -14,9 +14,11 @@ Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
   beyond), and a step past ``step_timeout_s`` (30 s) is stopped by killing the browser and
   truncated (``info["truncated_reason"]``); the next reset starts a fresh browser.
 - Tasks whose page state leaks across episodes are reloaded every episode (deterministic here).
-- Splits: train/valid/test are disjoint page-seed ranges; ``ood`` uses held-out tasks (variant
-  transfer and held-out families, see tasks.py); ``adversarial`` replays the test seeds with decoy
-  elements on the page and distracting text around the instruction (the task's reward unchanged).
+- Splits: train/valid/test/ood play disjoint blocks of page seeds, each reset seed its own page
+  (``seeds.py``: a bijection, no two reset seeds share a page); ``ood`` also uses held-out tasks
+  (variant transfer and held-out families, see tasks.py); ``adversarial`` replays the test seeds
+  with decoy elements on the page and distracting text around the instruction (the task's reward
+  unchanged).
 - ``admissible_actions`` lists the enumerable actions (clicks, selects, scrolls, keys, noop); typing
   is open-ended, so ``type [id] "..."`` is accepted for any text field listed in the page.
 """
@@ -36,16 +38,8 @@ from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, MiniWoBPage
+from agentgym_envs.miniwob.seeds import BLOCK, page_seed
 from agentgym_envs.miniwob.tasks import TASKS, TIERS, html_root, task_spec, tier_tasks
-
-#: Page-seed ranges per split (adversarial replays the test seeds with decoys, for paired evals).
-SEED_RANGES: dict[str, tuple[int, int]] = {
-    "train": (0, 1_000_000),
-    "valid": (1_000_000, 1_010_000),
-    "test": (2_000_000, 2_010_000),
-    "ood": (3_000_000, 3_010_000),
-    "adversarial": (2_000_000, 2_010_000),
-}
 
 
 class MiniWoBTask:
@@ -195,16 +189,21 @@ class MiniWoBEnv(TextEnv):
         )
         self._page = MiniWoBPage(reload_every=reload_every, step_timeout_s=step_timeout_s)
 
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._reset_seed = seed  # the page seed follows it (seeds.py)
+        return super().reset(seed=seed, options=options)
+
     def task_ids(self) -> Sequence[str]:
         if self.task_name is not None:
             return [self.task_name]
         return tier_tasks(self.difficulty, self.split)
 
     def make_task(self, task_id: str, rng: np.random.Generator) -> MiniWoBTask:
-        low, high = SEED_RANGES[self.split]
-        page_seed = int(rng.integers(low, high))
+        drawn = int(rng.integers(0, BLOCK))  # the page a seedless reset plays
+        seed = getattr(self, "_reset_seed", None)
+        page = page_seed(self.split, drawn if seed is None else seed)
         adversarial = self.split == "adversarial"
-        return MiniWoBTask(self._page, task_id, page_seed, adversarial, rng, self.success_rule)
+        return MiniWoBTask(self._page, task_id, page, adversarial, rng, self.success_rule)
 
     def recover(self, reason: str) -> None:
         """The browser or page died: start a fresh context so the next reset works."""
@@ -220,4 +219,4 @@ def tier_of(task: str) -> str:
     return task_spec(task).tier
 
 
-__all__ = ["SEED_RANGES", "TIERS", "MiniWoBEnv", "MiniWoBTask", "tier_of"]
+__all__ = ["TIERS", "MiniWoBEnv", "MiniWoBTask", "tier_of"]

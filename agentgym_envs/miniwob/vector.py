@@ -28,9 +28,9 @@ from agentgym_envs.miniwob.actions import Action, parse_action
 from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract_goal
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
 from agentgym_envs.miniwob.browser import AsyncBrowser
-from agentgym_envs.miniwob.env import SEED_RANGES
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed
+from agentgym_envs.miniwob.seeds import BLOCK, page_seed
 from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
 
 
@@ -42,6 +42,8 @@ class _Slot:
         self.rng: np.random.Generator = seeding.np_random(None)[0]
         self.task = ""
         self.page_seed = 0
+        #: this episode's reset seed (None: an automatic reset, which draws its page)
+        self.seed: int | None = None
         self.goal = ""
         self.utterance = ""
         self.nodes: list[dict[str, Any]] = []
@@ -98,6 +100,7 @@ class AsyncMiniWoBVectorEnv:
         for slot, slot_seed in zip(self._slots, seeds, strict=True):
             if slot_seed is not None or slot.task == "":
                 slot.rng = seeding.np_random(slot_seed)[0]
+            slot.seed = slot_seed
         infos = await asyncio.gather(*(self._start(slot) for slot in self._slots))
         return [s.observation for s in self._slots], list(infos)
 
@@ -167,8 +170,9 @@ class AsyncMiniWoBVectorEnv:
     async def _start(self, slot: _Slot) -> dict[str, Any]:
         """Same RNG draws, in the same order, as TextEnv.reset + MiniWoBTask.start."""
         slot.task = self.task_list[int(slot.rng.integers(len(self.task_list)))]
-        low, high = SEED_RANGES[self.split]
-        slot.page_seed = int(slot.rng.integers(low, high))
+        drawn = int(slot.rng.integers(0, BLOCK))
+        slot.page_seed = page_seed(self.split, drawn if slot.seed is None else slot.seed)
+        slot.seed = None  # an automatic reset after this episode draws its page
         fresh = TASKS[slot.task].fresh_page
         try:
             instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)

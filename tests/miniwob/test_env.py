@@ -93,7 +93,7 @@ def test_wrong_answer_scores_zero(make_env):
 @pytest.mark.parametrize("rule", ["farama", "browsergym"])
 def test_a_partly_right_page_scores_its_credit_and_succeeds_only_under_browsergym(make_env, rule):
     env = make_env(task="click-checkboxes", success_rule=rule)
-    obs, info = env.reset(seed=0)  # "Select f79, KTq7Z and click Submit."
+    obs, info = env.reset(seed=3)  # "Select FQN, aS840Ai and click Submit." (3 boxes)
     boxes = [line.split()[0] for line in obs.splitlines() if "checkbox" in line]
     wanted = info["utterance"].removeprefix("Select ").removesuffix(" and click Submit.")
     right = [box for box in boxes if _label(obs, box) in wanted.split(", ")]
@@ -145,17 +145,16 @@ def test_select_and_admissible_actions(make_env):
     assert terminated and reward == 1.0
 
 
-def test_splits_use_disjoint_seed_ranges(make_env):
-    from agentgym_envs.miniwob.env import SEED_RANGES
+def test_each_reset_seed_plays_its_own_page_in_its_splits_block(make_env):
+    from agentgym_envs.miniwob.seeds import BLOCK, SPLIT_BLOCK, page_seed
 
-    seen = {}
     for split in ("train", "valid", "test"):
         env = make_env(task="click-button", split=split)
-        low, high = SEED_RANGES[split]
-        seeds = {env.reset(seed=s)[1]["page_seed"] for s in range(3)}
-        assert all(low <= s < high for s in seeds)
-        seen[split] = seeds
-    assert not seen["train"] & seen["valid"] and not seen["valid"] & seen["test"]
+        seeds = [env.reset(seed=s)[1]["page_seed"] for s in range(3)]
+        assert seeds == [page_seed(split, s) for s in range(3)]
+        assert all(s // BLOCK == SPLIT_BLOCK[split] for s in seeds)
+    seedless = {env.reset()[1]["page_seed"] for _ in range(3)}  # drawn, still in the block
+    assert all(s // BLOCK == SPLIT_BLOCK["test"] for s in seedless)
 
 
 def test_adversarial_adds_decoys_and_distraction_with_the_same_task(make_env):

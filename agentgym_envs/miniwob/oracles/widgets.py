@@ -144,7 +144,7 @@ def form_sequence_3(view: View) -> str | None:
 
 
 def terminal(view: View) -> str | None:
-    extension = re.search(r"extension \.(\w+)", view.utterance)
+    extension = re.search(r"extension \.([\w.]*\w)", view.utterance)  # "tar.gz" whole
     files = view.js("() => currentFiles")
     if extension:
         name = next((f for f in files if f.endswith("." + extension.group(1))), None)

@@ -36,7 +36,7 @@ from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
-from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
+from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, MiniWoBPage
 from agentgym_envs.miniwob.seeds import BLOCK, page_seed
 from agentgym_envs.miniwob.tasks import TASKS, TIERS, html_root, task_spec, tier_tasks
@@ -114,12 +114,7 @@ class MiniWoBTask:
         state = self._page.state()
         self._done, self._raw, self.reason = state.done, state.raw, state.reason
         self._nodes = self._page.snapshot()
-        note = ""
-        if self._done:
-            _, success = episode_outcome(self._raw, True, self.success_rule)
-            note = (
-                f"Episode over ({'success' if success else 'failure'}, raw reward {self._raw:g})."
-            )
+        note = end_note(self._raw, self._done, self.success_rule)
         return dom_text.render_observation(self.goal, self._nodes, note)
 
     def act(self, action: str) -> str:
@@ -172,6 +167,7 @@ class MiniWoBEnv(TextEnv):
     ) -> None:
         self.task_name = task
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
+        self._reset_seed: int | None = None  # the seed of the last reset (seeds.py)
         if task is not None:
             spec = task_spec(task)
             if difficulty not in (None, spec.tier):
@@ -190,7 +186,7 @@ class MiniWoBEnv(TextEnv):
         self._page = MiniWoBPage(reload_every=reload_every, step_timeout_s=step_timeout_s)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._reset_seed = seed  # the page seed follows it (seeds.py)
+        self._reset_seed = seed  # the page seed follows it
         return super().reset(seed=seed, options=options)
 
     def task_ids(self) -> Sequence[str]:
@@ -200,7 +196,7 @@ class MiniWoBEnv(TextEnv):
 
     def make_task(self, task_id: str, rng: np.random.Generator) -> MiniWoBTask:
         drawn = int(rng.integers(0, BLOCK))  # the page a seedless reset plays
-        seed = getattr(self, "_reset_seed", None)
+        seed = self._reset_seed
         page = page_seed(self.split, drawn if seed is None else seed)
         adversarial = self.split == "adversarial"
         return MiniWoBTask(self._page, task_id, page, adversarial, rng, self.success_rule)

@@ -22,4 +22,12 @@ def episode_outcome(raw: float, done: bool, rule: str = "farama") -> tuple[float
     return min(1.0, max(0.0, raw)), success
 
 
-__all__ = ["FULL_CREDIT", "SUCCESS_RULES", "episode_outcome"]
+def end_note(raw: float, done: bool, rule: str = "farama") -> str:
+    """The line the observation ends with once the episode is over ("" before)."""
+    if not done:
+        return ""
+    outcome = "success" if episode_outcome(raw, done, rule)[1] else "failure"
+    return f"Episode over ({outcome}, raw reward {raw:g})."
+
+
+__all__ = ["FULL_CREDIT", "SUCCESS_RULES", "end_note", "episode_outcome"]

@@ -28,7 +28,7 @@ from agentgym_envs.miniwob.actions import Action, parse_action
 from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract_goal
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
 from agentgym_envs.miniwob.browser import AsyncBrowser
-from agentgym_envs.miniwob.outcome import SUCCESS_RULES, episode_outcome
+from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed
 from agentgym_envs.miniwob.seeds import BLOCK, page_seed
 from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
@@ -197,10 +197,7 @@ class AsyncMiniWoBVectorEnv:
         state = await slot.page.state()
         slot.done, slot.raw = state.done, state.raw
         slot.nodes = await slot.page.snapshot()
-        note = ""
-        if slot.done:
-            outcome = "success" if self._outcome(slot)[1] else "failure"
-            note = f"Episode over ({outcome}, raw reward {slot.raw:g})."
+        note = end_note(slot.raw, slot.done, self.success_rule)
         slot.observation = dom_text.render_observation(slot.goal, slot.nodes, note)
 
     def _outcome(self, slot: _Slot) -> tuple[float, bool]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentgym_envs.miniwob.outcome import episode_outcome
+from agentgym_envs.miniwob.outcome import end_note, episode_outcome
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,10 @@ def test_success_needs_the_task_fully_done_and_partial_credit_scores(
     assert episode_outcome(raw, True) == (pytest.approx(score), farama)
     assert episode_outcome(raw, True, "browsergym") == (pytest.approx(score), browsergym)
     assert episode_outcome(raw, False) == (0.0, False)  # nothing before the end
+
+
+def test_the_end_note_names_the_outcome_under_the_rule():
+    assert end_note(1.0, True) == "Episode over (success, raw reward 1)."
+    assert end_note(2 / 3, True) == "Episode over (failure, raw reward 0.666667)."
+    assert end_note(2 / 3, True, "browsergym").startswith("Episode over (success")
+    assert end_note(-1.0, False) == ""

@@ -49,22 +49,21 @@ class EnvRollout:
         self.max_turns = max_turns
         self.max_new_tokens = max_new_tokens
         self.match_cutoff = match_cutoff
-        probe = self._make_env()
+        #: the env every episode is played in (made once: a MiniWoB env holds a browser)
+        self.env: gym.Env = gym.make(env_id, **self.env_kwargs)
+        if match_cutoff is not None:
+            self.env = AdmissibleOnly(self.env, cutoff=match_cutoff)
         self.formatter = PromptFormatter(
-            action_help=getattr(probe.unwrapped, "action_help", "") or "free text",
+            action_help=getattr(self.env.unwrapped, "action_help", "") or "free text",
             show_admissible=match_cutoff is None,  # AdmissibleOnly lists them, numbered
             reasoning=False,
             system_template=system_template,
         )
-        probe.close()
         #: first prompt -> reset seed, filled by ``dataset`` (TRL passes prompts, not rows)
         self.seeds: dict[str, int] = {}
 
-    def _make_env(self) -> gym.Env:
-        env = gym.make(self.env_id, **self.env_kwargs)
-        if self.match_cutoff is not None:
-            env = AdmissibleOnly(env, cutoff=self.match_cutoff)
-        return env
+    def close(self) -> None:
+        self.env.close()
 
     # ---- the dataset -----------------------------------------------------------------------
     def first_prompt(self, observation: str, info: dict[str, Any]) -> str:
@@ -79,15 +78,13 @@ class EnvRollout:
         ``seed``. Two seeds whose first prompts are identical share the first seed's episode."""
         from datasets import Dataset
 
-        env = self._make_env()
         rows: dict[str, list] = {"prompt": [], "seed": []}
         for seed in seeds:
-            observation, info = env.reset(seed=int(seed))
+            observation, info = self.env.reset(seed=int(seed))
             prompt = self.first_prompt(observation, info)
             self.seeds.setdefault(prompt, int(seed))
             rows["prompt"].append(prompt)
             rows["seed"].append(int(seed))
-        env.close()
         return Dataset.from_dict(rows)
 
     # ---- the rollout -----------------------------------------------------------------------
@@ -98,22 +95,19 @@ class EnvRollout:
         model = trainer.accelerator.unwrap_model(trainer.model)
         tokenizer = trainer.processing_class
         temperature = float(trainer.args.temperature)
-        env = self._make_env()
-        try:
-            for prompt in prompts:
-                if prompt not in self.seeds:
-                    raise ValueError(
-                        "EnvRollout got a prompt it did not build: make the train dataset with "
-                        "EnvRollout.dataset(seeds) (its prompts name the task seeds)"
-                    )
-                episode = self._play(env, self.seeds[prompt], model, tokenizer, temperature)
-                for key, value in episode.items():
-                    out[key].append(value)
-        finally:
-            env.close()
+        for prompt in prompts:
+            if prompt not in self.seeds:
+                raise ValueError(
+                    "EnvRollout got a prompt it did not build: make the train dataset with "
+                    "EnvRollout.dataset(seeds) (its prompts name the task seeds)"
+                )
+            episode = self._play(self.seeds[prompt], model, tokenizer, temperature)
+            for key, value in episode.items():
+                out[key].append(value)
         return out
 
-    def _play(self, env, seed: int, model, tokenizer, temperature: float) -> dict[str, Any]:
+    def _play(self, seed: int, model, tokenizer, temperature: float) -> dict[str, Any]:
+        env = self.env
         observation, info = env.reset(seed=seed)
         prompt_ids = tokenizer(self.first_prompt(observation, info))["input_ids"]
         completion: list[int] = []

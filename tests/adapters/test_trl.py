@@ -42,14 +42,21 @@ def _trainer_stand_in(model, tokenizer, temperature=1.0):
                            accelerator=accelerator)  # fmt: skip
 
 
-def test_a_rollout_is_one_transcript_with_the_env_turns_masked_out(tiny):
+def test_a_rollout_is_one_transcript_with_the_env_turns_masked_out(tiny, monkeypatch):
+    import gymnasium as gym
+
     path, tokenizer = tiny
     torch.manual_seed(0)
     model = AutoModelForCausalLM.from_pretrained(path)
+    made = []
+    make = gym.make
+    monkeypatch.setattr(gym, "make", lambda *a, **k: made.append(a) or make(*a, **k))
     rollout = EnvRollout(*TOY, max_turns=3, max_new_tokens=6)
     rows = rollout.dataset([0, 1, 2])
     assert rows["seed"] == [0, 1, 2] and "Go to the black room" in rows["prompt"][0]
     out = rollout(rows["prompt"][:2], _trainer_stand_in(model, tokenizer))
+    rollout(rows["prompt"][2:], _trainer_stand_in(model, tokenizer))
+    assert len(made) == 1  # one env for the dataset and every rollout (MiniWoB: one browser)
     assert len(out["prompt_ids"]) == len(out["completion_ids"]) == 2
     for completion, logprobs, mask in zip(out["completion_ids"], out["logprobs"], out["env_mask"],
                                           strict=True):  # fmt: skip

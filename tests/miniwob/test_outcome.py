@@ -11,7 +11,7 @@ from agentgym_envs.miniwob.outcome import end_note, episode_outcome
     ("raw", "farama", "browsergym", "score"),
     [
         (1.0, True, True, 1.0),
-        (0.9999999999999999, True, True, 0.9999999999999999),  # 1 in floating point
+        (0.9999999999999999, False, True, 0.9999999999999999),  # Farama: exactly 1 only
         (2 / 3, False, True, 2 / 3),  # click-checkboxes with one wrong tick
         (0.2, False, True, 0.2),  # ascending-numbers: one right click, one wrong
         (0.0, False, False, 0.0),

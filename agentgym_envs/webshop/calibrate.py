@@ -28,6 +28,7 @@ without options; easy goals are by construction on the first results page.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 from collections import Counter
 
@@ -60,6 +61,20 @@ def rule_agent(catalog: Catalog, engine, goal_list: list[Goal]) -> tuple[float, 
         hits = engine.search(goal.instruction, k=50)
         scores.append(compute_reward(catalog.product(hits[0]), goal, {}).score if hits else 0.0)
     return 100 * statistics.fmean(scores), sum(s == 1.0 for s in scores) / len(scores)
+
+
+def show_samples(catalog: Catalog, goal_list: list[Goal], count: int, seed: int = 0) -> None:
+    """Print ``count`` random goals of the list with their target products, for a reader to
+    judge listings and instructions."""
+    rng = random.Random(seed)
+    for goal in rng.sample(goal_list, min(count, len(goal_list))):
+        product = catalog.product(catalog.index_of(goal.asin))
+        options = "; ".join(f"{g}: {', '.join(v)}" for g, v in product.options.items())
+        print(f"- {product.title} (${product.price:.2f}; {product.product_category})")
+        print(f"  attributes: {', '.join(product.attributes)}")
+        print(f"  options: {options or 'none'}")
+        print(f"  bullet 1: {product.bullets[0]}")
+        print(f"  goal: {goal.instruction}")
 
 
 def catalog_facts(catalog: Catalog) -> dict[str, float]:
@@ -105,6 +120,13 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="folder with the original WebShop JSON files instead of generating",
     )
+    parser.add_argument(
+        "--show",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also print N random goals of the list with their target products",
+    )
     args = parser.parse_args(argv)  # fmt: skip
 
     catalog = load_catalog(args.num_products, args.seed, data_path=args.data_path)
@@ -120,6 +142,9 @@ def main(argv: list[str] | None = None) -> None:
     score, success = rule_agent(catalog, engine, goal_list)
     print(f"{'rule agent score':>24}: {score:5.1f}   (paper: 45.6)")
     print(f"{'rule agent success':>24}: {100 * success:5.1f}%  (paper: 9.6%)")
+    if args.show:
+        print()
+        show_samples(catalog, goal_list, args.show)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ import numpy as np
 from agentgym_envs.core.cache import build_lock, cache_home, file_digest, verify_files, warn_rebuild
 from agentgym_envs.webshop.schema import Goal, Product
 
-GENERATOR_VERSION = "wsgen1"
+GENERATOR_VERSION = "wsgen2"
 DEFAULT_NUM_PRODUCTS = 100_000
 ORIGINAL_NUM_PRODUCTS = 1_181_436
 COMPLETE_MARKER = "COMPLETE"

@@ -7,14 +7,16 @@ product plus 0-3 *near-miss siblings*: same subcategory and head noun, mostly th
 and option groups, another (or the same) brand, and a price just above one of the price bounds a
 goal on the anchor can get (the next multiples of 10 above the anchor's price).
 
-Each attribute of a product is always in its attribute list; where it also shows up in the text
-is drawn per attribute: the title, the first bullet, a later bullet, the description, or nowhere
-(attribute list only). A *keyword-rich* listing (``RICH_LISTING_SHARE``) puts nearly all of its
-attributes in title / first bullet / description; a *sparse* one (longer, generic description)
-nearly none. Title, description, first bullet and options are what the search index covers, so
-this split is the main knob of search difficulty: it makes the target's rank for a search of
-the instruction bimodal (rank 1 or beyond 50), as the original's was. The constants below were
-tuned with ``python -m agentgym_envs.webshop.calibrate`` (figures in its docstring).
+A product's attributes come from its own subcategory's list (things such a product has); its title
+is shaped like a real listing and its bullets and description state its own attributes and option
+values (``product_text``). Each attribute is always in the attribute list; where it also shows up
+in the text is drawn per attribute: the title, the first bullet, a later bullet, the description,
+or nowhere (attribute list only). A *keyword-rich* listing (``RICH_LISTING_SHARE``) puts nearly all
+of its attributes in title / first bullet / description; a *sparse* one (longer, generic
+description) nearly none. Title, description, first bullet and options are what the search index
+covers, so this split is the main knob of search difficulty: it makes the target's rank for a
+search of the instruction bimodal (rank 1 or beyond 50), as the original's was. The constants below
+were tuned with ``python -m agentgym_envs.webshop.calibrate`` (figures in its docstring).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 
 from agentgym_envs.webshop import product_text as text
 from agentgym_envs.webshop.schema import Product
+from agentgym_envs.webshop.title_nouns import title_nouns
 from agentgym_envs.webshop.vocab import OPTION_POOLS, SUBCATEGORIES, Subcategory
 
 ASIN_SPACE = 36**8
@@ -137,11 +140,9 @@ def _draw_options(sub: Subcategory, rng: random.Random) -> dict[str, tuple[str, 
 
 
 def _draw_attributes(sub: Subcategory, rng: random.Random, count: int) -> list[str]:
-    # the subcategory's own attributes come first in the tuple; favour them 3:1
-    weights = [3.0 if i < sub.own_attributes else 1.0 for i in range(len(sub.attributes))]
     chosen: list[str] = []
     while len(chosen) < count:
-        candidate = rng.choices(sub.attributes, weights=weights)[0]
+        candidate = rng.choice(sub.attributes)
         if candidate not in chosen:
             chosen.append(candidate)
     return chosen
@@ -222,20 +223,26 @@ def _sibling_draft(anchor: _Draft, anchor_price: float, rng: random.Random) -> _
 def _realize(draft: _Draft, asin: str, rng: random.Random) -> Product:
     sub = draft.sub
     where = draft.placements
-    title, type_nouns = text.title(
-        draft.brand, draft.noun, sub, [a for a in draft.attributes if where[a] == "title"], rng
-    )
+    in_title = [a for a in draft.attributes if where[a] == "title"]
+    title = text.title(draft.brand, draft.noun, sub, in_title, draft.options, rng)
     bullets = text.bullets(
         draft.noun,
         draft.brand,
         sub.top,
         first=[a for a in draft.attributes if where[a] == "bullet0"],
         later=[a for a in draft.attributes if where[a] == "bullet"],
+        options=draft.options,
         rng=rng,
     )
     in_description = [a for a in draft.attributes if where[a] == "description"]
     description = text.description(
-        draft.noun, draft.brand, sub.top, in_description, rng, generic=1 if draft.rich else 3
+        draft.noun,
+        draft.brand,
+        sub.top,
+        in_description,
+        draft.options,
+        rng,
+        generic=1 if draft.rich else 3,
     )
     return Product(
         asin=asin,
@@ -249,7 +256,7 @@ def _realize(draft: _Draft, asin: str, rng: random.Random) -> Product:
         price=_shown_price(draft.pricing, rng),
         options=dict(draft.options),
         attributes=tuple(draft.attributes),
-        type_nouns=type_nouns,
+        type_nouns=title_nouns(title),
     )
 
 

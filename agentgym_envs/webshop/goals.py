@@ -72,7 +72,7 @@ from agentgym_envs.webshop.vocab import (
 if TYPE_CHECKING:  # search imports bm25s lazily; goals only needs it for easy lists
     from agentgym_envs.webshop.search import SearchEngine
 
-GOALS_VERSION = "wsgoals1"
+GOALS_VERSION = "wsgoals2"
 SPLIT_SIZES = {"train": 6_000, "valid": 500, "test": 500, "ood": 500}
 BUCKETS = {"test": range(0, 10), "valid": range(10, 20), "train": range(20, 100)}
 PRICE_GRID = tuple(10.0 * i for i in range(1, 100))
@@ -129,7 +129,7 @@ def title_noun(product: Product) -> str:
 
 
 def make_goal(
-    product: Product, difficulty: str, style: instructions.Style, rng: random.Random, goal_id: str
+    product: Product, difficulty: str, voices: instructions.Voices, rng: random.Random, goal_id: str
 ) -> Goal:
     """A goal on ``product`` drawn by the rules of ``difficulty`` (module docstring)."""
     attributes = list(product.attributes)
@@ -148,7 +148,7 @@ def make_goal(
         options = {g: rng.choice(v) for g, v in product.options.items() if v}
         bound = tight_price_bound(product.price)
     noun = title_noun(product) if rng.random() < TITLE_NOUN_SHARE else product.query
-    instruction = instructions.render(noun, chosen, options, bound, style, rng)
+    instruction = voices.render(noun, chosen, options, bound, rng)
     return Goal.for_product(product, goal_id, instruction, chosen, options, bound)
 
 
@@ -197,14 +197,14 @@ def catalog_search_engine(catalog: Catalog) -> SearchEngine:
 def _generated_goals(
     catalog: Catalog, difficulty: str, split: str, engine: SearchEngine | None
 ) -> list[Goal]:
-    style = instructions.OOD_STYLE if split == "ood" else instructions.TRAIN_STYLE
+    voices = instructions.OOD_VOICES if split == "ood" else instructions.IID_VOICES
     size = SPLIT_SIZES[split]
     result: list[Goal] = []
     for row in _candidate_rows(catalog, difficulty, split):
         product = catalog.product(int(row))
         rng = random.Random(stable_int(GOALS_VERSION, difficulty, split, product.asin))
         goal_id = f"webshop-{difficulty}-{split}-{len(result):05d}"
-        goal = make_goal(product, difficulty, style, rng, goal_id)
+        goal = make_goal(product, difficulty, voices, rng, goal_id)
         if difficulty == "easy" and int(row) not in engine.search(goal.instruction, EASY_TOP_K):
             continue
         result.append(goal)

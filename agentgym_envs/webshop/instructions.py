@@ -1,12 +1,19 @@
-"""Instruction text for WebShop goals: the original's phrasing, held-out paraphrases, perturbations.
+"""WebShop instruction text: the original's template, shopper-style wording, perturbations.
 
-``render`` writes the instruction a goal's target, attributes, options and price bound imply, in
-the original WebShop style ("i'm looking for X that is A and B, with color: C and size: D, and
-price lower than 40.00 dollars"). ``TRAIN_STYLE`` templates serve train/valid/test; ``OOD_STYLE``
-templates (paraphrases: other openers, attribute, option and price clauses) are never used
-outside the ``ood`` split. ``perturb`` makes the ``adversarial`` variant of a test instruction:
-padding, typos, attribute synonyms, a decoy product named in passing, a vaguer noun; what the
-reward checks (the ``Goal`` fields other than ``instruction``) is left unchanged.
+Two voices write the instruction a goal's target, attributes, options and price bound imply:
+
+- ``Style`` (synthetic): the original WebShop template, "i'm looking for X that is A and B, with
+  color: C and size: D, and price lower than 40.00 dollars".
+- ``HumanStyle`` (shopper): what people wrote for the paper's human goals looks different: the
+  facts in varied order, attributes before or after the noun, option values without their group
+  name ("in navy blue, size large"), prices as "under $40", informal openers and endings.
+
+Every instruction states exactly what the reward checks (each attribute and option value verbatim,
+the bound when there is one), so a goal never asks for something it does not say.
+``IID_VOICES`` serve train/valid/test; ``OOD_VOICES`` (other openers, links and price phrases)
+are never used outside the ``ood`` split. ``perturb`` makes the ``adversarial`` variant of a test
+instruction: padding, typos, attribute synonyms, a decoy product named in passing, a vaguer noun;
+what the reward checks (the ``Goal`` fields other than ``instruction``) is left unchanged.
 """
 
 from __future__ import annotations
@@ -97,7 +104,7 @@ def render(
     style: Style,
     rng: random.Random,
 ) -> str:
-    """The instruction for a goal, in ``style``."""
+    """The instruction for a goal, in the synthetic ``style``."""
     text = rng.choice(style.openers).format(np=noun_phrase(noun, rng))
     if attributes:
         text += rng.choice(style.attribute_clauses).format(attrs=_join(attributes, rng))
@@ -108,6 +115,126 @@ def render(
     if price_upper is not None:
         text += rng.choice(style.price_clauses).format(bound=price_upper)
     return text
+
+
+@dataclass(frozen=True)
+class HumanStyle:
+    """Shopper wording: every field is a tuple of alternatives; see ``render_human``."""
+
+    openers: tuple[str, ...]  # "{np}": the noun phrase, short attributes possibly in front
+    attribute_links: tuple[str, ...]  # "{attr}", after the noun phrase
+    color_phrases: tuple[str, ...]  # "{value}"
+    size_phrases: tuple[str, ...]  # "{value}"
+    other_phrases: tuple[str, ...]  # "{value}", "{group}"
+    price_phrases: tuple[str, ...]  # "{bound:.0f}"
+    endings: tuple[str, ...]
+
+
+HUMAN_STYLE = HumanStyle(
+    openers=("i need {np}", "looking for {np}", "hi, i'm looking for {np}", "need {np}",
+             "can you find me {np}", "i want {np}", "searching for {np}", "i'd like {np}",
+             "help me find {np}", "i'm shopping for {np}", "do you have {np}",
+             "i'm trying to find {np}"),
+    attribute_links=(" with {attr}", ", {attr}", " that's {attr}", " - {attr}",
+                     ", needs to be {attr}", " and {attr}"),
+    color_phrases=("in {value}", "{value} color", "the {value} one", "color {value}"),
+    size_phrases=("size {value}", "in {value}", "{value} size", "a {value}"),
+    other_phrases=("{value}", "{group} {value}", "the {value} {group}", "{value} please"),
+    price_phrases=("under ${bound:.0f}", "less than {bound:.0f} dollars", "below ${bound:.0f}",
+                   "no more than {bound:.2f} dollars", "price under {bound:.0f} dollars",
+                   "cheaper than ${bound:.0f}"),
+    endings=("", "", "", " thanks", " please", "!", " thank you"),
+)  # fmt: skip
+OOD_HUMAN_STYLE = HumanStyle(
+    openers=("any chance you carry {np}", "hey, got {np}", "i'm after {np}",
+             "would love {np}", "point me to {np}", "on the hunt for {np}"),
+    attribute_links=(" featuring {attr}", ", ideally {attr}", " (must be {attr})",
+                     ", preferably {attr}"),
+    color_phrases=("{value} colored", "in a {value} shade", "colour {value}"),
+    size_phrases=("sized {value}", "{value} if possible", "in size {value}"),
+    other_phrases=("{group} of {value}", "{value} option", "{value} variant"),
+    price_phrases=("within {bound:.0f} bucks", "tops {bound:.2f} dollars",
+                   "my budget is {bound:.0f} dollars max", "not over ${bound:.0f}"),
+    endings=("", "", " cheers", " appreciate it", "."),
+)  # fmt: skip
+
+#: Attribute endings that read well in front of a noun ("a gluten free granola").
+_PRENOMINAL_ENDINGS = ("free", "proof", "resistant", "friendly", "safe", "less", "able", "ed",
+                       "weight", "duty", "size")  # fmt: skip
+
+
+#: How shoppers name option groups; quantities ("6 pack", "10 count") go without a name.
+_GROUP_WORDS = {"flavor name": "flavor", "material type": "material", "fit type": "fit",
+                "item package quantity": ""}  # fmt: skip
+
+
+def _value_phrase(group: str, value: str, style: HumanStyle, rng: random.Random) -> str:
+    if "color" in group:
+        return rng.choice(style.color_phrases).format(value=value)
+    if "size" in group or group in ("length", "capacity"):
+        return rng.choice(style.size_phrases).format(value=value)
+    word = _GROUP_WORDS.get(group, group)
+    if not word:
+        return value
+    return rng.choice(style.other_phrases).format(value=value, group=word)
+
+
+def render_human(
+    noun: str,
+    attributes: list[str],
+    options: dict[str, str],
+    price_upper: float | None,
+    style: HumanStyle,
+    rng: random.Random,
+) -> str:
+    """The instruction for a goal, as a shopper might type it: one short attribute may move in
+    front of the noun, the other facts follow in a shuffled order, joined by commas or "and"."""
+    attributes = list(attributes)
+    prenominal = [a for a in attributes if a.split()[-1].endswith(_PRENOMINAL_ENDINGS)]
+    phrase = noun
+    if prenominal and rng.random() < 0.6:
+        front = rng.choice(prenominal)
+        attributes.remove(front)
+        phrase = f"{front} {noun}"
+    text = rng.choice(style.openers).format(np=noun_phrase(phrase, rng))
+    facts = [rng.choice(style.attribute_links).format(attr=a) for a in attributes]
+    facts += [", " + _value_phrase(g, v, style, rng) for g, v in options.items()]
+    rng.shuffle(facts)
+    if price_upper is not None:  # the budget comes last, as people tend to write it
+        facts.append(
+            rng.choice((", ", " ", ", and "))
+            + rng.choice(style.price_phrases).format(bound=price_upper)
+        )
+    return text + "".join(facts) + rng.choice(style.endings)
+
+
+#: Share of generated goals written in the shopper voice (the rest use the original template).
+HUMAN_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Voices:
+    """The two voices one split writes in."""
+
+    synthetic: Style
+    human: HumanStyle
+
+    def render(
+        self,
+        noun: str,
+        attributes: list[str],
+        options: dict[str, str],
+        price_upper: float | None,
+        rng: random.Random,
+    ) -> str:
+        """The instruction, in the shopper voice with probability ``HUMAN_SHARE``."""
+        if rng.random() < HUMAN_SHARE:
+            return render_human(noun, attributes, options, price_upper, self.human, rng)
+        return render(noun, attributes, options, price_upper, self.synthetic, rng)
+
+
+IID_VOICES = Voices(TRAIN_STYLE, HUMAN_STYLE)
+OOD_VOICES = Voices(OOD_STYLE, OOD_HUMAN_STYLE)
 
 
 def _typo(word: str, rng: random.Random) -> str:

@@ -16,10 +16,10 @@ the files' names, sizes and modification times. The product file is streamed, no
 
 Goals: human instructions when ``items_human_ins.json`` exists, else the synthetic instruction
 of each product with one option combination. The price bound follows the original rule, drawn
-from a per-goal seed (deterministic). Deviations: type nouns come from a word heuristic instead
-of spaCy (lower-case alphabetic title words that are not stop words or common adjectives), the
-shown price of a range is a fixed point inside it instead of a fresh ``random.uniform``, and a
-wanted option value is assigned to the product's group that offers it.
+from a per-goal seed (deterministic). Deviations: type nouns come from ``title_nouns``
+(spaCy's parse replayed from a lexicon distilled on generated titles; unmeasured on real
+listing titles), the shown price of a range is a fixed point inside it instead of a fresh
+``random.uniform``, and a wanted option value is assigned to the product's group that offers it.
 """
 
 from __future__ import annotations
@@ -34,22 +34,11 @@ from pathlib import Path
 from agentgym_envs.webshop.catalog import Catalog, CatalogWriter, build_directory, cache_root
 from agentgym_envs.webshop.goals import original_price_bound, stable_int
 from agentgym_envs.webshop.schema import Goal, Product
+from agentgym_envs.webshop.title_nouns import lexicon_digest, title_nouns
 
-LOADER_VERSION = "wsload1"
+LOADER_VERSION = "wsload2"
 DEFAULT_PRICE = 100.0
 MAX_RECORD_CHARS = 1 << 26  # a product record longer than this means the JSON is broken
-# fmt: off
-_NOT_NOUNS = frozenset((
-    "a", "an", "and", "the", "for", "of", "with", "in", "on", "to", "by", "from", "or", "at", "as",
-    "is", "it", "this", "that", "new", "pack", "set", "pcs", "pieces", "piece", "inch", "inches",
-    "oz", "ounce", "count", "size", "color", "black", "white", "blue", "red", "green", "pink",
-    "grey", "gray", "large", "small", "medium", "mini", "big", "long", "short", "high", "low",
-    "soft", "best", "premium", "professional", "portable", "wireless", "natural", "organic",
-    "compatible", "adjustable", "waterproof", "free", "extra", "super", "ultra", "men", "women",
-    "womens", "mens", "kids",
-))
-# fmt: on
-_WORD = re.compile(r"[a-z]+")
 
 
 def _find(folder: Path, pattern: str, required: bool) -> Path | None:
@@ -102,15 +91,6 @@ def parse_pricing(text: object) -> list[float]:
         if digits.count(".") <= 1 and digits.strip("."):
             prices.append(float(digits))
     return prices[:2] or [DEFAULT_PRICE]
-
-
-def title_nouns(title: str) -> tuple[str, ...]:
-    """Approximate title nouns without a tagger (see module docstring)."""
-    nouns: list[str] = []
-    for word in _WORD.findall(title.lower()):
-        if len(word) > 2 and word not in _NOT_NOUNS and word not in nouns:
-            nouns.append(word)
-    return tuple(nouns)
 
 
 def convert_product(raw: dict, attributes: dict) -> Product:
@@ -192,7 +172,8 @@ def load_original_catalog(data_path: str | Path, num_products: int | None = None
     human_file = _find(folder, "items_human_ins.json", required=False)
     sources = [f for f in (products_file, attributes_file, human_file) if f is not None]
     stamp = [(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in sources]
-    digest = hashlib.sha256(json.dumps([LOADER_VERSION, stamp, num_products]).encode())
+    version = [LOADER_VERSION, lexicon_digest()]
+    digest = hashlib.sha256(json.dumps([version, stamp, num_products]).encode())
     cache_key = f"original-{digest.hexdigest()[:16]}"
     directory = cache_root() / cache_key
 

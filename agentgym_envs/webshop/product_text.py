@@ -2,9 +2,8 @@
 
 All sentences are templates written for AgentGym. Generic sentences avoid the words instructions
 use ("looking", "price", "dollars", "lower"), so the search engine ranks on product words only.
-Title nouns (``Product.type_nouns``) are recorded while the title is assembled, standing in for
-the original's spaCy parse: brand words, the head noun phrase's nouns, and the nouns of the
-"for ..." phrase.
+Title nouns (``Product.type_nouns``) are not made here: ``title_nouns`` finds them in the
+finished title as the original's spaCy parse would.
 """
 
 from __future__ import annotations
@@ -25,63 +24,49 @@ _CODAS = ("", "", "n", "r", "x", "l", "s", "m", "th", "ck", "nd", "rt", "v")
 _SUFFIXES = ("", "", "", "", "a", "o", "ix", "ex", "ly", "io", "ora", "ani")
 _BRAND_TAILS = ("", "", "", "", "", " Co", " Labs", " Home", " Life", " Studio", " Goods")
 
-#: Words of head nouns and "for ..." phrases that a POS tagger would not call nouns.
-# fmt: off
-NON_NOUNS = frozenset((
-    "a", "an", "and", "the", "for", "of", "with", "all", "daily", "casual", "small", "wireless",
-    "portable", "smart", "digital", "external", "electric", "protective", "mechanical",
-    "sparkling", "herbal", "instant", "whole", "ground", "mixed", "sour", "liquid", "upholstered",
-    "ergonomic", "outdoor", "l-shaped", "standing", "skinny", "high", "full", "over-ear", "in-ear",
-    "true", "raw", "smoked", "canned", "powdered", "green", "black", "dark", "brown", "shelf",
-    "stable", "extra", "semi", "permanent", "sensitive", "every", "live", "living", "4", "6",
-    "over", "under", "flip", "on", "one",
-))
-# fmt: on
-
+#: Title words that fit every product of a top category.
 DESCRIPTORS: dict[str, tuple[str, ...]] = {
-    "beauty": ("Professional", "Gentle", "Luxury", "Daily", "Salon Quality", "Ultra", "Pure"),
-    "electronics": ("Upgraded", "2024 New", "Ultra Slim", "Portable", "Pro", "Smart", "Compact"),
+    "beauty": ("Professional", "Gentle", "Luxury", "Daily", "Ultra", "Pure", "Advanced"),
+    "electronics": ("Upgraded", "2024 New", "Pro", "Premium", "Latest Model", "Smart"),
     "fashion": ("Classic", "Casual", "Vintage", "Modern", "Stylish", "Premium", "Essential"),
-    "food": ("Gourmet", "Premium", "Classic", "Artisan", "Family Size", "Snack Size", "Original"),
+    "food": ("Gourmet", "Premium", "Classic", "Artisan", "Original", "Organic Farms"),
     "furniture": ("Modern", "Rustic", "Farmhouse", "Industrial", "Scandinavian", "Minimalist"),
 }
 FOR_PHRASES: dict[str, tuple[str, ...]] = {
-    "beauty": ("for Women", "for Men", "for Women and Men", "for All Skin Types", "for Home Spa"),
-    "electronics": ("for Home Office", "for Travel", "for Gaming", "for Laptop and PC", "for Kids"),
-    "fashion": ("for Work", "for Casual Daily Wear", "for Vacation", "for Party", "for Teens"),
-    "food": ("for Snacking", "for Kids and Adults", "for Breakfast", "for Office Pantry",
-             "for Family Gatherings"),
-    "furniture": ("for Living Room", "for Bedroom", "for Small Spaces", "for Apartment",
-                  "for Entryway"),
+    "beauty": ("for Women", "for Men", "for Women and Men", "for Daily Use", "for Home Use"),
+    "electronics": ("for Home and Office", "for Everyday Use", "for Home Use"),
+    "fashion": ("for Everyday Wear", "for Work and Weekend", "for All Seasons"),
+    "food": (),  # grocery titles name no use
+    "furniture": ("for Home", "for Small Spaces", "for Apartment"),
 }  # fmt: skip
 GENERIC_BULLETS: dict[str, tuple[str, ...]] = {
     "beauty": (
         "GENTLE EVERY DAY: the {noun} work{s} into your morning and evening routine without fuss.",
         "MADE TO SHARE: a thoughtful pick for birthdays, holidays and self care days.",
-        "SALON RESULTS AT HOME: {brand} formulas are developed with professional stylists.",
+        "TRUSTED CARE: every {brand} product is tested before it reaches you.",
         "WHAT YOU GET: one {noun} and our friendly customer support team.",
-        "CLEAN LOOK: a soft texture that leaves skin and hair feeling refreshed.",
+        "FEEL GOOD: made to leave you feeling refreshed and cared for.",
     ),
     "electronics": (
-        "BROAD COMPATIBILITY: the {noun} work{s} with most phones, tablets and computers.",
+        "CLEAR INSTRUCTIONS: the quick start guide walks you through the {noun} step by step.",
         "WHAT YOU GET: {noun}, user manual, and 18 month worry free warranty from {brand}.",
-        "STABLE CONNECTION: engineered to keep a steady signal through the day.",
+        "RELIABLE: backed by the {brand} support team and a hassle free return window.",
         "SIMPLE SETUP: ready in minutes, no extra software required.",
         "DURABLE BUILD: tested through thousands of cycles in the {brand} lab.",
     ),
     "fashion": (
         "OCCASIONS: great for office, weekends, travel, dates and holidays.",
-        "SIZE NOTE: please check the size chart in the images before ordering.",
-        "STYLE IT: pair the {noun} with jeans, chinos or your favourite sneakers.",
-        "CARE: wash with similar colors, do not bleach.",
+        "CHECK THE DETAILS: see the photos and measurements before ordering.",
+        "STYLE IT: the {noun} pair{s} easily with the rest of your wardrobe.",
+        "CARE: follow the care label to keep the {noun} looking new.",
         "{brand} QUALITY: every seam is checked before the {noun} leave{s} our workshop.",
     ),
     "food": (
-        "SHARE THE GOODNESS: the {noun} {is} a favourite for lunch boxes and road trips.",
+        "SHARE THE GOODNESS: the {noun} {is} a favourite at family tables and get togethers.",
         "FRESHNESS SEALED: packed right after production to keep the taste.",
         "SIMPLE PANTRY: made by {brand} in small batches with ingredients you can read.",
         "STORAGE: keep in a cool, dry place and enjoy within a few weeks of opening.",
-        "FAMILY FAVOURITE: a snack and pantry staple loved by kids and grown ups.",
+        "FAMILY FAVOURITE: a pantry staple loved by kids and grown ups.",
     ),
     "furniture": (
         "STURDY SUPPORT: the {noun} hold{s} everyday loads without wobbling.",
@@ -138,41 +123,61 @@ def brand_name(subcategory: int, number: int) -> str:
     return name + rng.choice(_BRAND_TAILS)
 
 
-def _nouns_of(phrase: str) -> list[str]:
-    nouns = []
-    for word in phrase.lower().replace(",", " ").split():
-        word = AUDIENCE_NOUNS.get(word, word)
-        if word not in NON_NOUNS and not word.isdigit():
-            nouns.append(word)
-    return nouns
+#: Title shapes, as real listings are written (weights): features before the type noun;
+#: the type noun first, then a comma list of features; the type noun "with" its features.
+TITLE_SHAPES = (("modifiers", 0.45), ("feature_list", 0.35), ("with", 0.2))
+#: Option groups a listing's title may end with (its first value), as "..., 16 Fl Oz", when
+#: the value carries one of ``SPEC_UNITS`` (titles name amounts, not clothing sizes).
+SPEC_GROUPS = ("size", "item package quantity", "capacity", "length")
+SPEC_UNITS = ("oz", "ounce", "pound", "count", "pack", "inch", "ft", "gb", "tb", "mah", "tier",
+              "drawer", "panel")  # fmt: skip
+
+
+def _spec(options: dict[str, tuple[str, ...]], rng: random.Random) -> str:
+    """A size or count for the end of the title, from the product's own options ("" if none)."""
+    for group in SPEC_GROUPS:
+        values = options.get(group)
+        if values and any(unit in values[0] for unit in SPEC_UNITS) and rng.random() < 0.6:
+            return _capitalize(values[0])
+    return ""
 
 
 def title(
-    brand: str, noun: str, sub: Subcategory, attributes: list[str], rng: random.Random
-) -> tuple[str, tuple[str, ...]]:
-    """The product title and its nouns (type nouns), lower-case, in order, without repeats."""
-    parts = [brand]
-    if rng.random() < 0.4:
-        parts.append(rng.choice(DESCRIPTORS[sub.top]))
+    brand: str,
+    noun: str,
+    sub: Subcategory,
+    attributes: list[str],
+    options: dict[str, tuple[str, ...]],
+    rng: random.Random,
+) -> str:
+    """The product title, shaped like a real listing: brand, key features, type noun, audience
+    or use, size or count."""
+    shape = rng.choices([s for s, _ in TITLE_SHAPES], [w for _, w in TITLE_SHAPES])[0]
+    descriptor = rng.choice(DESCRIPTORS[sub.top]) if rng.random() < 0.35 else ""
     audience, _, rest = noun.partition(" ")
     if audience in AUDIENCE_NOUNS:
-        parts.append(_capitalize(audience))
-        head = rest
+        head = _capitalize(audience) + " " + _capitalize(rest)
     else:
-        head = noun
-    parts.extend(_capitalize(a) for a in attributes)
-    parts.append(_capitalize(head))
-    for_phrase = rng.choice(FOR_PHRASES[sub.top]) if rng.random() < 0.5 else ""
-    if for_phrase:
-        parts.append(for_phrase)
-    text = " ".join(parts)
-    if rng.random() < 0.35:
-        text += ", " + _capitalize(rng.choice(sub.nouns))
-    nouns: list[str] = []
-    for word in _nouns_of(brand) + _nouns_of(noun) + _nouns_of(for_phrase):
-        if word not in nouns:
-            nouns.append(word)
-    return text, tuple(nouns)
+        head = _capitalize(noun)
+    features = [_capitalize(a) for a in attributes]
+    uses = FOR_PHRASES[sub.top]
+    for_phrase = rng.choice(uses) if uses and rng.random() < 0.4 else ""
+    front = " ".join(w for w in (brand, descriptor) if w)
+    if shape == "modifiers" or not features:
+        text = " ".join(w for w in (front, *features, head, for_phrase) if w)
+    elif shape == "feature_list":
+        text = f"{front} {head}, " + ", ".join(features) + (f" {for_phrase}" if for_phrase else "")
+    else:
+        joined = (
+            features[0]
+            if len(features) == 1
+            else ", ".join(features[:-1]) + " and " + (features[-1])
+        )
+        text = " ".join(w for w in (front, head, for_phrase) if w) + " with " + joined
+    spec = _spec(options, rng)
+    if spec:
+        text += rng.choice((", ", " - ", ", ")) + spec
+    return text
 
 
 def _fill(template: str, noun: str, brand: str, attr: str = "") -> str:
@@ -187,31 +192,79 @@ def _fill(template: str, noun: str, brand: str, attr: str = "") -> str:
     )  # fmt: skip
 
 
+#: How listings name option groups in the plural ("available in 5 colors").
+GROUP_PLURALS = {"color": "colors", "size": "sizes", "item package quantity": "pack sizes",
+                 "flavor name": "flavors", "style": "styles", "fit type": "fits",
+                 "material type": "materials", "scent": "scents", "capacity": "capacities",
+                 "length": "lengths"}  # fmt: skip
+GROUP_SINGULARS = {"item package quantity": "pack size", "flavor name": "flavor",
+                   "fit type": "fit", "material type": "material"}  # fmt: skip
+OPTION_BULLETS = (
+    "AVAILABLE IN {count} {GROUPS}: {values}.",
+    "CHOOSE YOUR {GROUP}: {values}.",
+    "{COUNT} {GROUPS} TO PICK FROM: {values}.",
+)
+
+
+def _listing(values: tuple[str, ...]) -> str:
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def option_lines(options: dict[str, tuple[str, ...]], rng: random.Random) -> list[str]:
+    """One bullet per option group, naming its values."""
+    lines = []
+    for group, values in options.items():
+        plural = GROUP_PLURALS.get(group, group + "s")
+        singular = GROUP_SINGULARS.get(group, group)
+        lines.append(rng.choice(OPTION_BULLETS).format(
+            count=len(values), COUNT=len(values), GROUPS=plural.upper(),
+            GROUP=singular.upper(), values=_listing(values)))  # fmt: skip
+    return lines
+
+
 def bullets(
-    noun: str, brand: str, top: str, first: list[str], later: list[str], rng: random.Random
+    noun: str,
+    brand: str,
+    top: str,
+    first: list[str],
+    later: list[str],
+    options: dict[str, tuple[str, ...]],
+    rng: random.Random,
 ) -> list[str]:
-    """3-5 "About this item" bullets; ``first`` attributes go in bullet 1, ``later`` after it."""
+    """3-7 "About this item" bullets: ``first`` attributes in bullet 1, ``later`` ones after it,
+    then one per option group naming its values, then stock lines up to 3-5 bullets."""
     generic = list(GENERIC_BULLETS[top])
     rng.shuffle(generic)
     result = []
     if first:
-        joined = " and ".join(first)
+        joined = _listing(tuple(first))
         result.append(_fill(rng.choice(ATTRIBUTE_BULLETS), noun, brand, joined))
     else:
         result.append(_fill(generic.pop(), noun, brand))
     for attr in later:
         result.append(_fill(rng.choice(ATTRIBUTE_BULLETS), noun, brand, attr))
+    result += option_lines(options, rng)
     while len(result) < 3 + rng.randrange(3) and generic:
         result.append(_fill(generic.pop(), noun, brand))
     return result
 
 
 def description(
-    noun: str, brand: str, top: str, attributes: list[str], rng: random.Random, generic: int = 1
+    noun: str,
+    brand: str,
+    top: str,
+    attributes: list[str],
+    options: dict[str, tuple[str, ...]],
+    rng: random.Random,
+    generic: int = 1,
 ) -> str:
-    """A paragraph: opener, attribute sentences, ``generic`` stock lines, closer."""
+    """A paragraph: opener, attribute sentences, what the options span, ``generic`` stock
+    lines, closer."""
     sentences = [_fill(rng.choice(OPENERS), noun, brand)]
     sentences += [_fill(rng.choice(ATTRIBUTE_SENTENCES), noun, brand, a) for a in attributes]
+    if options:
+        counts = [f"{len(v)} {GROUP_PLURALS.get(g, g + 's')}" for g, v in options.items()]
+        sentences.append("Comes in " + _listing(tuple(counts)) + ".")
     for line in rng.sample(GENERIC_BULLETS[top], generic):
         filled = _fill(line.split(": ", 1)[-1], noun, brand)
         sentences.append(filled[:1].upper() + filled[1:])

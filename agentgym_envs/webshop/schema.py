@@ -1,7 +1,8 @@
 """The records WebShop's pages, search and reward share: one product and one goal.
 
 Field meanings follow the original WebShop (Yao et al. 2022), re-derived from its paper and rules;
-``type_nouns`` replaces the original's run-time spaCy parse of the title (stored at generation).
+``type_nouns`` replaces the original's run-time spaCy parse of the title (``title_nouns``, stored at
+catalog build time).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class Product:
     price: float  # the price shown on the item page (a point inside the range for ranges)
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # group -> values, e.g. size
     attributes: tuple[str, ...] = ()  # the product's attribute phrases, e.g. "machine wash"
-    type_nouns: tuple[str, ...] = ()  # lower-case nouns of the title (the original's spaCy nouns)
+    type_nouns: tuple[str, ...] = ()  # the title's nouns, lower case, in order with repeats
     rating: str = "N.A."
 
 

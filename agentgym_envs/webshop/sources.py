@@ -20,13 +20,15 @@ from agentgym_envs.webshop.catalog import (
 )
 from agentgym_envs.webshop.generator import generate
 from agentgym_envs.webshop.loader import load_original_catalog
+from agentgym_envs.webshop.title_nouns import lexicon, lexicon_digest
 
 _CATALOGS: dict[tuple, Catalog] = {}
 _CATALOGS_LOCK = threading.Lock()
 
 
 def generated_cache_key(num_products: int, seed: int) -> str:
-    return f"{GENERATOR_VERSION}-n{num_products}-s{seed}"
+    """The cache directory name: generator version, title-noun lexicon, size and seed."""
+    return f"{GENERATOR_VERSION}.{lexicon_digest()}-n{num_products}-s{seed}"
 
 
 def _fill_generated(num_products: int, seed: int) -> Callable[[CatalogWriter], None]:
@@ -40,10 +42,15 @@ def _fill_generated(num_products: int, seed: int) -> Callable[[CatalogWriter], N
             meta = (item.subcategory, item.cluster, item.siblings, item.is_anchor,
                     len(p.attributes), len(p.options), p.price)  # fmt: skip
             writer.add(p, meta)
-        info = {"generator": GENERATOR_VERSION, "seed": seed}
+        info = {"generator": GENERATOR_VERSION, "seed": seed, "type_nouns": _nouns_source()}
         writer.finish(info)
 
     return fill
+
+
+def _nouns_source() -> str:
+    """What found the title nouns, for the manifest."""
+    return f"title_nouns lexicon {lexicon_digest()} (from {lexicon()['source']})"
 
 
 def load_catalog(

@@ -8,6 +8,11 @@ the original's five top categories; each query subcategory is one line of ``SUBC
 (an entry continues on indented lines).
 The first head noun is the subcategory's query (the original's "scraped under" search term).
 
+Attributes belong to their subcategory alone (no attributes are shared across a top category):
+each entry lists 12-16 Amazon-style attribute phrases (lower case, without , | > =), and each of
+them must fit every head noun of its entry ("face wash that is salicylic acid" is fine, "power
+bank that is 120hz display" is not), so a product never carries an attribute foreign to it.
+
 An option group is ``name`` (pool of the same name) or ``name=pool``. Changing anything here
 changes generated catalogs: bump ``catalog.GENERATOR_VERSION`` when you do.
 """
@@ -28,420 +33,478 @@ ROOT_BREADCRUMB: dict[str, tuple[str, ...]] = {
     "furniture": ("Home & Kitchen", "Furniture"),
 }
 
-#: Attributes any product of the top category may carry (next to its subcategory's own).
-# fmt: off
-SHARED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "beauty": (
-        "coconut oil blend", "argan oil infused", "rosehip oil", "vitamin c boost",
-        "retinol complex", "ceramide complex", "peptide complex", "niacinamide boost",
-        "charcoal infused", "rice water", "snail mucin", "bakuchiol", "squalane", "tea tree oil",
-        "witch hazel", "salicylic formula", "glycolic acid", "lactic acid", "kojic acid",
-        "zinc oxide", "titanium dioxide", "reef friendly", "sulfate free formula", "twist up",
-        "dual ended", "built-in mirror", "magnetic closure", "airless pump", "dropper bottle",
-        "refill pack", "pocket size", "unisex scent", "matte texture", "dewy finish",
-        "satin finish", "buildable formula", "smudge resistant", "sweat proof",
-        "humidity resistant", "overnight repair", "long lasting", "cruelty free", "paraben free",
-        "natural ingredients", "easy to use", "travel size", "sensitive skin",
-        "dermatologist tested", "fragrance free", "vegan formula", "non toxic", "high quality",
-        "alcohol free", "made in usa", "recyclable packaging", "salon quality",
-        "lightweight formula", "quick absorbing", "all skin types", "aloe vera", "jojoba oil",
-        "green tea extract", "vitamin e", "rose water", "shea butter", "keratin", "collagen boost",
-        "ph balanced", "hypoallergenic formula", "oil control", "refillable", "pump bottle",
-        "gift set", "mineral oil free", "silicone free", "gluten free formula",
-        "clinically proven", "ethically sourced", "soothing", "glass bottle",
-    ),
-    "electronics": (
-        "bluetooth 5.3", "wifi 6e", "4k hdr", "1080p video", "60hz refresh", "120hz display",
-        "ipx7 waterproof", "ip67 rated", "65w output", "20w pd", "qi2 charging", "usb 3.2",
-        "hdmi 2.1", "thunderbolt 4", "gigabit speed", "dual microphones", "echo cancellation",
-        "stereo speakers", "surround sound", "subwoofer output", "remote control included",
-        "wall mountable", "desktop stand", "travel pouch", "braided cable", "metal housing",
-        "glass back", "scratch proof", "fingerprint resistant", "shock resistant",
-        "overcharge protection", "temperature control", "smart sensor", "motion sensor",
-        "night mode", "auto brightness", "privacy shutter", "child lock", "firmware updates",
-        "alexa compatible", "easy to use", "high speed", "fast charging", "plug and play",
-        "high definition", "easy install", "wireless bluetooth", "usb port", "long battery life",
-        "aluminum alloy", "heavy duty", "compact size", "energy efficient", "dust proof",
-        "low latency", "app control", "voice control", "led indicator", "overheat protection",
-        "universal fit", "ultra thin", "carrying case", "dual band", "touch screen",
-        "magnetic mount", "auto shut off", "lifetime warranty", "fcc certified", "type c",
-        "multi device", "anti slip base", "matte black", "abs plastic", "tangle free cable",
-        "one touch pairing", "power saving mode", "high resolution", "shock absorbing",
-        "portable design", "usb powered",
-    ),
-    "fashion": (
-        "ribbed knit", "waffle knit", "cable knit pattern", "french terry", "jersey knit",
-        "twill fabric", "chambray", "corduroy", "denim fabric", "satin finish", "lace trim",
-        "ruffle hem", "raw hem", "pleated design", "wrap style", "button front", "snap buttons",
-        "drawstring hood", "kangaroo pocket", "chest pocket", "zip pockets", "hidden pocket",
-        "reinforced seams", "double stitched", "tagless label", "flat seams", "thumb holes",
-        "reflective details", "padded insoles", "cushioned collar", "removable insole",
-        "wide width", "padded shoulder strap", "gold hardware", "silver hardware",
-        "nickel free clasp", "adjustable buckle", "elastic cuffs", "quilted design",
-        "water repellent", "machine wash", "hand wash", "quality materials", "soft material",
-        "daily wear", "fashion design", "easy care", "comfortable fit", "lightweight fabric",
-        "imported", "100% cotton", "polyester blend", "breathable fabric", "wrinkle resistant",
-        "pull on", "zipper closure", "tie closure", "contrast stitching", "faux fur",
-        "recycled materials", "vegan leather", "fleece lining", "ribbed cuffs", "side pockets",
-        "back pocket", "true to size", "unisex design", "non see through", "anti pilling",
-        "fade resistant", "moisture control", "stretchy waistband", "classic style",
-        "cold weather", "summer style", "hand made", "gift packaging", "adjustable fit",
-        "odor resistant", "sun protection",
-    ),
-    "food": (
-        "cage free eggs", "grass fed beef", "wild caught fish", "free range", "pasture raised",
-        "stone ground", "cold brewed", "slow roasted", "kettle style", "air popped",
-        "sprouted grains", "ancient grains", "whole grain oats", "real cocoa",
-        "madagascar vanilla", "himalayan salt", "raw honey sweetened", "monk fruit sweetened",
-        "stevia sweetened", "cane sugar", "fruit juice sweetened", "probiotic cultures",
-        "prebiotic fiber", "mct oil", "collagen peptides", "electrolyte blend", "vitamin d added",
-        "omega 3 rich", "iron fortified cereal", "low glycemic", "portion controlled",
-        "microwave safe", "bpa free packaging", "glass jar", "recyclable pouch", "family pack",
-        "variety assortment", "halal certified", "non dairy creamer", "caffeine boost",
-        "gluten free", "non gmo", "low carb", "sugar free", "keto friendly", "high protein",
-        "plant based", "kosher certified", "individually wrapped", "resealable bag",
-        "usda organic", "no artificial colors", "ready to eat", "great gift", "dairy free",
-        "nut free", "soy free", "low calorie", "high fiber", "whole30 approved", "paleo friendly",
-        "no preservatives", "low sodium", "grain free", "made in small batches", "vegan snack",
-        "party size", "bulk pack", "single serve", "shelf stable", "family owned",
-        "natural flavors", "real fruit", "no added sugar", "egg free", "peanut free facility",
-        "heart healthy", "fair trade certified", "sustainably sourced", "easy to prepare",
-    ),
-    "furniture": (
-        "oak finish", "walnut finish", "espresso finish", "gray wash finish", "distressed finish",
-        "marble top", "faux marble", "tempered glass top", "rattan weave", "woven seat",
-        "linen fabric", "boucle fabric", "performance fabric", "leather look", "tufted backrest",
-        "channel tufting", "nailhead trim", "hairpin legs", "tapered legs", "caster wheels",
-        "locking casters", "swivel seat", "reclining function", "lift mechanism", "hydraulic lift",
-        "cushioned seat", "memory foam seat", "built-in outlets", "usb charging ports",
-        "led strip lights", "sliding barn door", "glass doors", "open cubbies", "fabric bins",
-        "drawer organizers", "hanging rail", "wall hooks", "foldable frame", "stackable design",
-        "weatherproof finish", "easy assembly", "living room", "bedroom", "storage space",
-        "solid wood", "metal frame", "space saving", "heavy duty", "mid century", "easy clean",
-        "dining room", "home office", "engineered wood", "tool free assembly", "adjustable feet",
-        "scratch resistant", "water resistant", "non slip pads", "rustic brown", "white finish",
-        "black metal", "round edges", "soft close", "high density foam", "wood veneer",
-        "powder coated", "weight capacity", "modern design", "boho style", "farmhouse design",
-        "industrial design", "pet friendly", "removable cover", "wall anchor", "pine wood",
-        "velvet upholstery", "glass top", "gold legs", "hidden storage", "stable structure",
-    ),
-}
-# fmt: on
-
 # fmt: off
 SUBCATEGORY_TABLE = """
-beauty|Hair Care>Shampoo & Conditioner|shampoo,conditioner,shampoo and conditioner set|
-    sulfate free,argan oil,dry hair,color treated,tea tree,hair growth,damaged hair|scent,
-    size=beauty_size|7-45
-beauty|Hair Care>Styling Products|hair gel,styling cream,hair wax,pomade|strong hold,
-    matte finish,natural shine,curly hair,heat protection,water based|scent,size=beauty_size|
-    6-30
+beauty|Hair Care>Shampoo & Conditioner|shampoo,conditioner,shampoo and conditioner set|sulfate free,
+    argan oil,dry hair,color treated,tea tree,hair growth,damaged hair,paraben free,silicone free,
+    frizz control,curly hair,salon quality,cruelty free,keratin treatment,coconut oil,
+    natural ingredients|scent,size=beauty_size|7-45
+beauty|Hair Care>Styling Products|hair gel,styling cream,hair wax,pomade|strong hold,matte finish,
+    natural shine,curly hair,water based,flexible hold,non greasy,alcohol free,long lasting,
+    frizz control,all hair types,no residue,easy wash out,paraben free,travel size|scent,
+    size=beauty_size|6-30
 beauty|Hair Care>Hair Loss Products|hair growth serum,hair loss treatment,biotin shampoo|
-    hair growth,hair loss,thinning hair,biotin,rosemary oil,scalp care|size=beauty_size,
-    item package quantity=count|12-60
-beauty|Hair Care>Hair Coloring|hair dye,hair color kit,root touch up|permanent color,
-    semi permanent,ammonia free,gray coverage,natural color|color=hair_color,
-    item package quantity=count|5-28
+    hair growth,hair loss,thinning hair,biotin,rosemary oil,scalp care,dht blocker,hair thickening,
+    caffeine infused,saw palmetto,paraben free,clinically tested,vegan formula,unisex formula,
+    daily use|size=beauty_size,item package quantity=count|12-60
+beauty|Hair Care>Hair Coloring|hair dye,hair color kit,root touch up|permanent color,semi permanent,
+    ammonia free,gray coverage,natural color,ppd free,fade resistant,easy application,
+    conditioning formula,gloves included,salon results,fast acting,plant based,no drip|
+    color=hair_color,item package quantity=count|5-28
 beauty|Skin Care>Face>Moisturizers|face moisturizer,day cream,night cream,face lotion|
-    hyaluronic acid,dry skin,oily skin,anti aging,spf 30,fine lines,vitamin c|size=beauty_size,
-    item package quantity=count|9-70
+    hyaluronic acid,dry skin,oily skin,anti aging,fine lines,vitamin c,ceramide complex,
+    peptide complex,non comedogenic,fragrance free,sensitive skin,squalane,dermatologist tested,
+    all skin types,lightweight formula|size=beauty_size,item package quantity=count|9-70
 beauty|Skin Care>Face>Serums|face serum,vitamin c serum,retinol serum|vitamin c,hyaluronic acid,
-    retinol,dark spots,anti aging,fine lines,niacinamide|size=beauty_size,
+    retinol,dark spots,anti aging,fine lines,niacinamide,dropper bottle,quick absorbing,brightening,
+    uneven skin tone,paraben free,cruelty free,vegan formula,ferulic acid|size=beauty_size,
     item package quantity=count|10-65
 beauty|Skin Care>Face>Cleansers|face wash,facial cleanser,cleansing foam|oily skin,acne prone,
-    deep cleansing,salicylic acid,gentle formula,pore minimizing|size=beauty_size,
+    deep cleansing,salicylic acid,gentle formula,pore minimizing,ph balanced,soap free,tea tree oil,
+    sensitive skin,makeup removal,non drying,fragrance free,hydrating,daily use|size=beauty_size,
     item package quantity=count|6-35
 beauty|Skin Care>Face>Masks|face mask,sheet mask,clay mask|deep cleansing,hydrating,collagen,
-    charcoal,pore minimizing,brightening|item package quantity=count,color|8-40
+    charcoal,pore minimizing,brightening,soothing,aloe vera,green tea extract,oil control,
+    skin firming,korean skincare,all skin types,paraben free|item package quantity=count,color|8-40
 beauty|Skin Care>Eyes|eye cream,eye patches,under eye gel|dark circles,puffy eyes,fine lines,
-    caffeine,collagen,anti aging|size=beauty_size,item package quantity=count|9-50
-beauty|Skin Care>Body>Lotions|body lotion,body butter,body cream|shea butter,dry skin,
-    cocoa butter,non greasy,coconut oil,fast absorbing|scent,size=beauty_size|6-32
+    caffeine,collagen,anti aging,cooling effect,hyaluronic acid,vitamin k,peptides,
+    ophthalmologist tested,fragrance free,green tea,sensitive skin|size=beauty_size,
+    item package quantity=count|9-50
+beauty|Skin Care>Body>Lotions|body lotion,body butter,body cream|shea butter,dry skin,cocoa butter,
+    non greasy,coconut oil,fast absorbing,aloe vera,vitamin e,24 hour moisture,eczema relief,
+    fragrance free,paraben free,natural ingredients,jojoba oil,sensitive skin|scent,
+    size=beauty_size|6-32
 beauty|Skin Care>Sunscreens|sunscreen,sunscreen lotion,sunscreen spray|spf 50,water resistant,
-    broad spectrum,reef safe,mineral sunscreen,oil free|size=beauty_size,
-    item package quantity=count|7-35
+    broad spectrum,reef safe,mineral formula,oil free,zinc oxide,non greasy,sweat resistant,
+    no white cast,oxybenzone free,fragrance free,sport formula,hypoallergenic,travel size|
+    size=beauty_size,item package quantity=count|7-35
 beauty|Makeup>Face>Foundation|foundation,liquid foundation,cushion foundation|full coverage,
-    matte finish,oil free,buildable coverage,natural finish,long wear|color=shade,
-    item package quantity=count|8-55
-beauty|Makeup>Face>Concealers|concealer,color corrector|full coverage,dark circles,
-    creamy texture,crease proof,long wear|color=shade,item package quantity=count|6-30
-beauty|Makeup>Eyes>Eyeshadow|eyeshadow palette,eyeshadow,eye shadow stick|highly pigmented,
-    shimmer,matte finish,blendable,long wear,glitter|color=palette,item package quantity=count|
-    6-48
+    matte finish,oil free,buildable coverage,natural finish,long wear,dewy finish,spf protection,
+    lightweight formula,transfer resistant,sweat proof,non comedogenic,cruelty free,all skin types,
+    fragrance free|color=shade,item package quantity=count|8-55
+beauty|Makeup>Face>Concealers|concealer,color corrector|full coverage,dark circles,creamy texture,
+    crease proof,long wear,brightening,blemish coverage,redness correcting,matte finish,
+    lightweight formula,waterproof,easy blending,non comedogenic,cruelty free,under eye|color=shade,
+    item package quantity=count|6-30
+beauty|Makeup>Eyes>Eyeshadow|eyeshadow palette,eyeshadow,eye shadow stick|highly pigmented,shimmer,
+    matte finish,blendable,long wear,glitter,crease proof,smudge resistant,metallic finish,
+    talc free,vegan formula,cruelty free,easy to apply,travel size|color=palette,
+    item package quantity=count|6-48
 beauty|Makeup>Eyes>Mascara|mascara,lash primer|waterproof,lengthening,volumizing,smudge proof,
-    clump free|color=lash_color,item package quantity=count|5-28
-beauty|Makeup>Lips>Lipstick|lipstick,lip gloss,liquid lipstick,lip stain|matte finish,long wear,
-    moisturizing,transfer proof,high shine,vitamin e|color=shade,item package quantity=count|
-    5-32
+    clump free,flake free,curl holding,lash nourishing,sensitive eyes,ophthalmologist tested,
+    long wear,easy removal,vegan formula,paraben free|color=lash_color,item package quantity=count|
+    5-28
+beauty|Makeup>Lips>Lipstick|lipstick,lip gloss,liquid lipstick,lip stain|long wear,moisturizing,
+    vitamin e,highly pigmented,lightweight feel,non sticky,plumping effect,hyaluronic acid,
+    shea butter,jojoba oil,cruelty free,vegan formula,paraben free,gluten free formula,
+    natural ingredients|color=shade,item package quantity=count|5-32
 beauty|Makeup>Makeup Remover|makeup remover,micellar water,cleansing balm|waterproof makeup,
-    gentle formula,oil free,cotton pads,sensitive eyes|size=beauty_size,
-    item package quantity=count|5-25
+    gentle formula,sensitive eyes,fragrance free,alcohol free,hydrating,all skin types,
+    double cleansing,vitamin e,rose water,paraben free,dermatologist tested,travel size,no residue,
+    green tea extract|size=beauty_size,item package quantity=count|5-25
 beauty|Foot, Hand & Nail Care>Nail Polish|nail polish,gel nail polish,nail polish set|quick dry,
-    gel polish,chip resistant,high gloss,uv led,nail art|color=nail_color,
-    item package quantity=count|5-35
+    gel polish,chip resistant,high gloss,nail art,long lasting,non toxic,formaldehyde free,
+    toluene free,cruelty free,vegan formula,salon quality,easy application,diy manicure|
+    color=nail_color,item package quantity=count|5-35
 beauty|Foot, Hand & Nail Care>Nail Tools|nail clipper,nail file,cuticle pusher,manicure set|
-    stainless steel,nail art,dead skin,easy carry,professional grade|color,style=tool_style|5-30
-beauty|Tools & Accessories>Makeup Brushes|makeup brush set,makeup brush,beauty sponge|
-    synthetic bristles,soft bristles,easy clean,foundation brush,travel case|color,
+    stainless steel,easy carry,professional grade,ergonomic grip,rust resistant,non slip handle,
+    salon quality,home use,durable construction,precision design,lightweight design,easy to clean,
+    unisex design,gift idea|color,style=tool_style|5-30
+beauty|Tools & Accessories>Makeup Brushes|makeup brush set,makeup brush,beauty sponge|easy clean,
+    travel case,latex free,cruelty free,vegan friendly,streak free,seamless blending,reusable,
+    soft touch,professional makeup,odor free,quick drying,liquid and powder,beginner friendly|color,
     item package quantity=count|6-40
 beauty|Fragrance>Perfume|perfume,eau de parfum,body mist|floral scent,long lasting fragrance,
-    fresh scent,vanilla scent,woody scent|scent,size=beauty_size|12-95
+    fresh scent,vanilla scent,woody scent,citrus notes,musky scent,fruity scent,unisex scent,
+    spray bottle,glass bottle,travel size,gift set,phthalate free,cruelty free|scent,
+    size=beauty_size|12-95
 beauty|Personal Care>Oral Care|toothpaste,electric toothbrush,teeth whitening kit,water flosser|
-    teeth whitening,fluoride free,sensitive teeth,fresh breath,rechargeable battery|color,
-    item package quantity=count|5-80
-beauty|Personal Care>Shaving & Hair Removal|razor,electric shaver,hair removal cream,
-    beard trimmer|cordless,rechargeable battery,stainless steel,sensitive skin,
-    precision trimming,waterproof|color,style=tool_style|8-90
-beauty|Personal Care>Deodorants|deodorant,antiperspirant,deodorant stick|aluminum free,
-    48 hour protection,baking soda free,natural deodorant,odor protection|scent,
-    item package quantity=count|5-22
+    sensitive teeth,fresh breath,plaque removal,gum health,dentist recommended,enamel safe,
+    deep clean,clinically proven,ada accepted,cavity protection,professional results,daily use,
+    easy to use,travel friendly|color,item package quantity=count|5-80
+beauty|Personal Care>Shaving & Hair Removal|razor,electric shaver,hair removal cream,beard trimmer|
+    sensitive skin,no irritation,smooth skin,facial hair,body hair,ingrown hair prevention,painless,
+    easy to use,quick results,travel friendly,home use,men and women,dermatologist tested,
+    long lasting|color,style=tool_style|8-90
+beauty|Personal Care>Deodorants|deodorant,antiperspirant,deodorant stick|48 hour protection,
+    baking soda free,odor protection,long lasting,no white marks,sensitive skin,fresh scent,
+    paraben free,alcohol free,clinical strength,quick drying,dermatologist tested,smooth glide,
+    travel size|scent,item package quantity=count|5-22
 electronics|Headphones>Over-Ear Headphones|headphones,over-ear headphones,gaming headset|
-    noise cancelling,over ear,built-in microphone,hi-fi sound,foldable design,memory foam|color,
-    style=audio_style|18-300
+    noise cancelling,over ear,built-in microphone,hi-fi sound,foldable design,memory foam,
+    wireless bluetooth,deep bass,adjustable headband,long battery life,low latency,surround sound,
+    protein leather,aux input,lightweight design|color,style=audio_style|18-300
 electronics|Headphones>Earbuds|earbuds,wireless earbuds,in-ear headphones|true wireless,
-    noise cancelling,charging case,sweat resistant,touch control,stereo sound|color,
-    style=audio_style|12-200
+    noise cancelling,charging case,sweat resistant,touch control,stereo sound,bluetooth 5.3,
+    built-in microphone,deep bass,secure fit,low latency,long playtime,one touch pairing,
+    fast charging,ear tips included|color,style=audio_style|12-200
 electronics|Portable Audio>Bluetooth Speakers|bluetooth speaker,portable speaker,smart speaker|
-    waterproof,stereo sound,deep bass,outdoor speaker,party light,voice assistant|color,
-    style=device_style|15-220
+    stereo sound,deep bass,voice assistant,360 degree sound,loud volume,wireless bluetooth,
+    compact size,hands free calling,stereo pairing,built-in microphone,aux input,
+    crystal clear sound,app control,fabric finish|color,style=device_style|15-220
 electronics|Home Audio>Soundbars|soundbar,sound bar,home theater system|dolby atmos,subwoofer,
-    hdmi arc,wall mountable,surround sound,optical input|style=audio_style,color|50-400
+    hdmi arc,wall mountable,surround sound,optical input,bluetooth streaming,dialogue enhancement,
+    remote control included,night mode,5.1 channel,easy setup,deep bass,dts virtual x|
+    style=audio_style,color|50-400
 electronics|Television & Video>Televisions|smart tv,led tv,television|4k ultra hd,smart tv,hdr,
-    voice remote,dolby vision,wall mount|size=screen_size,style=device_style|120-900
+    voice remote,dolby vision,wall mount,120hz display,streaming apps,hdmi 2.1,game mode,
+    quantum dot,slim bezel,dolby audio,energy efficient,alexa compatible|size=screen_size,
+    style=device_style|120-900
 electronics|Television & Video>TV Mounts|tv wall mount,tv mount,tv stand mount|full motion,
-    tilt and swivel,heavy duty,vesa compatible,cable management,easy install|size=screen_size,
-    style=device_style|15-90
-electronics|Television & Video>Streaming Devices|streaming stick,streaming media player,
-    hdmi dongle|4k ultra hd,voice remote,dolby vision,hdr,high speed|style=device_style,color|
-    25-120
+    tilt and swivel,heavy duty,vesa compatible,cable management,easy install,universal fit,
+    low profile,cold rolled steel,mounting hardware,weight capacity,powder coated,safety lock,
+    space saving|size=screen_size,style=device_style|15-90
+electronics|Television & Video>Streaming Devices|streaming stick,streaming media player,hdmi dongle|
+    4k ultra hd,voice remote,dolby vision,hdr,high speed,wifi 6,dolby atmos,plug and play,
+    usb powered,screen mirroring,live tv,parental controls,private listening,compact size,
+    easy setup|style=device_style,color|25-120
 electronics|Computers>Laptops|laptop,notebook computer,chromebook|intel core,solid state drive,
-    full hd,backlit keyboard,long battery life,windows 11|capacity,color|250-990
-electronics|Computers>Tablets|tablet,android tablet,drawing tablet|octa core,full hd,
-    long battery life,dual camera,stylus pen,kids mode|capacity,color|60-700
+    full hd,backlit keyboard,long battery life,touch screen,fingerprint reader,ultra thin,hd webcam,
+    wifi 6,usb c port,16gb ram,anti glare display,fast charging,metal chassis|capacity,color|250-990
+electronics|Computers>Tablets|tablet,android tablet,drawing tablet|stylus pen,full hd,large display,
+    portable design,lightweight,usb c,palm rejection,bluetooth connectivity,eye protection,
+    protective case,slim profile,note taking,digital art,online learning|capacity,color|60-700
 electronics|Computers>Monitors|monitor,gaming monitor,computer monitor|full hd,ips panel,
-    144hz refresh rate,eye care,hdmi port,frameless design|size=screen_size,style=device_style|
-    90-600
+    144hz refresh rate,eye care,hdmi port,frameless design,freesync compatible,1ms response time,
+    vesa mountable,tilt adjustable,built-in speakers,curved screen,wide viewing angle,hdr10,
+    displayport|size=screen_size,style=device_style|90-600
 electronics|Computers>Keyboards & Mice|keyboard,wireless mouse,mechanical keyboard,
-    keyboard and mouse combo|rgb backlit,mechanical switches,ergonomic design,silent click,
-    rechargeable battery,usb receiver|color,style=device_style|12-150
+    keyboard and mouse combo|rgb backlit,ergonomic design,silent click,rechargeable battery,
+    usb receiver,plug and play,wireless bluetooth,multi device,windows and mac,2.4ghz wireless,
+    low profile,long battery life,office use,auto sleep,anti slip base|color,style=device_style|
+    12-150
 electronics|Computers>Data Storage|external hard drive,usb flash drive,memory card,portable ssd|
-    usb 3.0,high speed,shockproof,password protection,plug and play|capacity,color|8-260
+    high speed,shockproof,plug and play,large capacity,compact size,data backup,windows and mac,
+    backward compatible,pocket size,reliable storage,file transfer,photo storage,durable design,
+    lightweight|capacity,color|8-260
 electronics|Computers>Networking|wifi router,mesh wifi system,wifi extender,network switch|
-    dual band,gigabit ethernet,parental controls,whole home,easy setup,wifi 6|
-    style=device_style,color|25-350
+    gigabit ethernet,easy setup,plug and play,ethernet ports,home network,small business,
+    stable connection,high speed,low latency,energy efficient,led indicator,compact design,
+    online gaming,heat dissipation|style=device_style,color|25-350
 electronics|Computers>Webcams|webcam,web camera,streaming camera|full hd,built-in microphone,
-    auto focus,privacy cover,wide angle,plug and play|color,style=device_style|18-120
+    auto focus,privacy cover,wide angle,plug and play,1080p video,low light correction,
+    noise reduction,usb powered,clip mount,video calls,live streaming,60fps|color,
+    style=device_style|18-120
 electronics|Cell Phones & Accessories>Cases|phone case,protective case,wallet case|shockproof,
-    slim fit,wireless charging compatible,card holder,drop protection,kickstand|color,
-    style=phone_model|6-40
+    slim fit,wireless charging compatible,card holder,drop protection,kickstand,raised edges,
+    military grade,magsafe compatible,precise cutouts,scratch resistant,non slip grip,tpu bumper,
+    camera protection|color,style=phone_model|6-40
 electronics|Cell Phones & Accessories>Chargers|phone charger,wireless charger,car charger,
-    charging station|fast charging,usb c,qi certified,multiple devices,overcharge protection,
-    foldable plug|color,style=device_style|8-60
-electronics|Cell Phones & Accessories>Cables|charging cable,usb c cable,lightning cable,
-    hdmi cable|braided nylon,fast charging,data sync,tangle free,gold plated|length,color|5-30
+    charging station|fast charging,usb c,multiple devices,overcharge protection,overheat protection,
+    compact design,led indicator,universal compatibility,cable included,travel friendly,
+    fireproof material,iphone compatible,samsung compatible,energy efficient|color,
+    style=device_style|8-60
+electronics|Cell Phones & Accessories>Cables|charging cable,usb c cable,lightning cable,hdmi cable|
+    braided nylon,tangle free,gold plated,high speed,aluminum housing,strain relief,
+    reinforced connectors,shielded design,flexible cord,long cable,plug and play,durable design,
+    lifetime warranty,slim connector|length,color|5-30
 electronics|Cell Phones & Accessories>Screen Protectors|screen protector,tempered glass,
-    privacy screen|bubble free,9h hardness,case friendly,easy install,anti glare,
-    scratch resistant|style=phone_model,item package quantity=count|5-25
-electronics|Camera & Photo>Digital Cameras|digital camera,vlogging camera,action camera|
-    4k video,optical zoom,image stabilization,wide angle,flip screen,waterproof|color,
-    style=device_style|60-800
+    privacy screen|bubble free,9h hardness,case friendly,easy install,anti glare,scratch resistant,
+    fingerprint resistant,hd clarity,touch sensitive,alignment frame,shatter resistant,ultra thin,
+    full coverage,oleophobic coating|style=phone_model,item package quantity=count|5-25
+electronics|Camera & Photo>Digital Cameras|digital camera,vlogging camera,action camera|4k video,
+    image stabilization,wide angle,flip screen,high resolution,touch screen,mic input,
+    wifi connectivity,time lapse,slow motion,auto focus,live streaming,sd card included,
+    compact size,beginner friendly|color,style=device_style|60-800
 electronics|Camera & Photo>Security Cameras|security camera,doorbell camera,baby monitor|
-    night vision,motion detection,two-way audio,cloud storage,outdoor camera,1080p hd|
-    style=device_style,item package quantity=count|25-250
+    night vision,motion detection,two-way audio,cloud storage,1080p hd,app control,local storage,
+    real time alerts,wide viewing angle,easy setup,no subscription,live view,alexa compatible,
+    secure encryption|style=device_style,item package quantity=count|25-250
 electronics|Wearable Technology>Smartwatches|smartwatch,fitness tracker,smart watch band|
-    heart rate,sleep monitor,step counter,water resistant,blood oxygen,gps tracking|color,
-    size=band_size|18-300
-electronics|Video Games>Gaming Accessories|game controller,gaming mouse,
-    controller charging dock|wireless controller,rgb lighting,dual vibration,turbo function,
-    programmable buttons|color,style=device_style|15-120
-electronics|Power Accessories>Power Banks|power bank,portable charger,battery pack|
-    fast charging,high capacity,led display,dual usb,usb c,travel friendly|color,
-    capacity=battery|12-80
+    water resistant,adjustable strap,soft silicone,quick release,sweat proof,breathable design,
+    lightweight,comfortable fit,sport style,skin friendly,interchangeable strap,men and women,
+    durable design,daily wear|color,size=band_size|18-300
+electronics|Video Games>Gaming Accessories|game controller,gaming mouse,controller charging dock|
+    rgb lighting,plug and play,usb c,led indicator,compact design,durable build,lightweight,
+    easy setup,sleek design,gamer gift,matte black,abs plastic,fast charging|color,
+    style=device_style|15-120
+electronics|Power Accessories>Power Banks|power bank,portable charger,battery pack|fast charging,
+    high capacity,led display,dual usb,usb c,travel friendly,20w pd,airline approved,slim design,
+    built-in cables,wireless charging,overcharge protection,pass through charging,multiple devices,
+    pocket size|color,capacity=battery|12-80
 fashion|Men>Clothing>Shirts>Dress Shirts|men's dress shirt,dress shirt,button down shirt|
-    long sleeve,slim fit,wrinkle free,regular fit,button down,stretch fabric,cotton blend|color,
-    size=apparel,fit type|16-60
+    long sleeve,slim fit,wrinkle free,regular fit,button down,stretch fabric,cotton blend,
+    spread collar,machine wash,business casual,chest pocket,breathable fabric,poplin fabric,
+    french cuff|color,size=apparel,fit type|16-60
 fashion|Men>Clothing>Shirts>T-Shirts|men's t-shirt,t-shirt,graphic tee|short sleeve,crew neck,
-    cotton blend,v neck,moisture wicking,regular fit|color,size=apparel,fit type|8-35
+    cotton blend,v neck,moisture wicking,regular fit,100% cotton,tagless label,preshrunk,
+    machine wash,lightweight fabric,ribbed collar,casual wear,double stitched,breathable fabric|
+    color,size=apparel,fit type|8-35
 fashion|Men>Clothing>Pants|men's pants,chino pants,cargo pants,jogger pants|relaxed fit,
-    straight leg,elastic waist,flat front,stretch fabric,multi pocket|color,size=pants,fit type|
-    18-65
+    elastic waist,stretch fabric,multi pocket,slim fit,tapered leg,machine wash,cotton blend,
+    wrinkle resistant,breathable fabric,durable fabric,casual wear,quick dry,twill fabric|color,
+    size=pants,fit type|18-65
 fashion|Men>Clothing>Jeans|men's jeans,denim jeans,jeans|slim fit,straight leg,relaxed fit,
-    stretch denim,button fly,classic fit|color=denim_wash,size=pants,fit type|22-80
+    stretch denim,button fly,classic fit,five pocket,zipper fly,mid rise,machine wash,100% cotton,
+    boot cut,tapered leg,fade resistant,ripped knees|color=denim_wash,size=pants,fit type|22-80
 fashion|Men>Clothing>Jackets & Coats|men's jacket,winter coat,bomber jacket,rain jacket|
-    water resistant,zip closure,detachable hood,fleece lined,windproof,quilted lining|color,
-    size=apparel,fit type|30-160
+    water resistant,zip closure,detachable hood,fleece lined,windproof,zip pockets,elastic cuffs,
+    breathable fabric,adjustable hem,inner pocket,outdoor activities,casual style,machine wash,
+    durable fabric|color,size=apparel,fit type|30-160
 fashion|Men>Clothing>Shorts|men's shorts,cargo shorts,swim trunks|elastic waist,quick dry,
-    drawstring closure,mesh lining,multi pocket,relaxed fit|color,size=apparel,fit type|12-40
+    drawstring closure,multi pocket,relaxed fit,lightweight fabric,side pockets,machine wash,
+    summer style,breathable fabric,stretch fabric,casual wear,back pocket,beach vacation|color,
+    size=apparel,fit type|12-40
 fashion|Men>Shoes>Sneakers|men's sneakers,running shoes,walking shoes|non slip,rubber sole,
-    breathable mesh,memory foam,lace up,arch support|color,size=shoe|25-120
-fashion|Men>Shoes>Boots|men's boots,work boots,chelsea boots|steel toe,waterproof,
-    slip resistant,leather upper,rubber sole,ankle support|color,size=shoe|40-180
+    breathable mesh,memory foam,lace up,arch support,lightweight design,shock absorbing,knit upper,
+    wide toe box,cushioned collar,removable insole,gym workout,everyday wear|color,size=shoe|25-120
+fashion|Men>Shoes>Boots|men's boots,work boots,chelsea boots|steel toe,waterproof,slip resistant,
+    leather upper,rubber sole,ankle support,pull on,oil resistant,cushioned insole,goodyear welt,
+    round toe,anti fatigue,shock absorbing,all day comfort|color,size=shoe|40-180
 fashion|Women>Clothing>Dresses|women's dress,maxi dress,midi dress,cocktail dress|short sleeve,
-    v neck,a line,floral print,high waist,flowy fabric,pockets|color,size=apparel,fit type|18-90
-fashion|Women>Clothing>Tops & Blouses|women's blouse,tunic top,tank top,women's shirt|
-    short sleeve,v neck,loose fit,chiffon fabric,button down,casual style|color,size=apparel,
-    fit type|12-45
+    v neck,a line,floral print,high waist,flowy fabric,pockets,sleeveless,wrap style,ruffle hem,
+    elastic waist,wedding guest,summer style,fully lined,tie waist,square neck|color,size=apparel,
+    fit type|18-90
+fashion|Women>Clothing>Tops & Blouses|women's blouse,tunic top,tank top,women's shirt|v neck,
+    loose fit,chiffon fabric,casual style,sleeveless,scoop neck,flowy fabric,lightweight fabric,
+    lace trim,floral print,summer style,machine wash,breathable fabric,layering piece|color,
+    size=apparel,fit type|12-45
 fashion|Women>Clothing>Leggings|women's leggings,yoga pants,workout leggings|high waist,
-    tummy control,squat proof,four way stretch,moisture wicking,butt lift|color,size=apparel,
-    fit type|12-45
-fashion|Women>Clothing>Jeans|women's jeans,skinny jeans,mom jeans|high waist,skinny fit,
-    stretch denim,distressed,button closure|color=denim_wash,size=pants,fit type|22-80
+    tummy control,squat proof,four way stretch,moisture wicking,butt lift,hidden pocket,
+    buttery soft,non see through,compression fit,seamless design,gym workout,ankle length,quick dry|
+    color,size=apparel,fit type|12-45
+fashion|Women>Clothing>Jeans|women's jeans,skinny jeans,mom jeans|high waist,stretch denim,
+    distressed,button closure,five pocket,zipper fly,machine wash,raw hem,ankle length,curvy fit,
+    tummy control,cotton blend,fade resistant,casual style|color=denim_wash,size=pants,fit type|
+    22-80
 fashion|Women>Clothing>Sweaters|women's sweater,cardigan,pullover sweater|long sleeve,crew neck,
-    cable knit,oversized fit,button front,soft knit|color,size=apparel,fit type|20-70
+    cable knit,oversized fit,soft knit,chunky knit,ribbed cuffs,drop shoulder,wool blend,
+    warm and cozy,cold weather,layering piece,anti pilling,hand wash|color,size=apparel,fit type|
+    20-70
 fashion|Women>Clothing>Swimsuits|women's swimsuit,bikini set,one piece swimsuit|tummy control,
-    padded cups,adjustable straps,quick dry,high waist,tie side|color,size=apparel,fit type|
-    16-55
-fashion|Women>Clothing>Activewear|sports bra,workout set,running shorts|moisture wicking,
-    removable pads,racerback design,quick dry,four way stretch|color,size=apparel,fit type|12-50
+    padded cups,adjustable straps,quick dry,high waist,removable pads,chlorine resistant,upf 50,
+    ruched design,v neck,tie back,full coverage,fully lined,push up,beach vacation|color,
+    size=apparel,fit type|16-55
+fashion|Women>Clothing>Activewear|sports bra,workout set,running shorts|moisture wicking,quick dry,
+    four way stretch,breathable fabric,lightweight fabric,gym workout,seamless design,flat seams,
+    anti chafing,athletic fit,compression fit,machine wash,yoga practice,odor resistant|color,
+    size=apparel,fit type|12-50
 fashion|Women>Shoes>Sandals|women's sandals,flip flops,platform sandals,slide sandals|open toe,
-    ankle strap,arch support,cushioned footbed,non slip,buckle closure|color,size=shoe|15-70
+    arch support,cushioned footbed,non slip,rubber sole,slip on,lightweight design,waterproof,
+    memory foam,beach vacation,summer style,casual style,orthopedic design,vegan leather|color,
+    size=shoe|15-70
 fashion|Women>Shoes>Heels|high heels,pumps,block heels,stiletto heels|pointed toe,ankle strap,
-    slip on,comfortable heel,patent leather|color,size=shoe|25-95
+    slip on,comfortable heel,patent leather,cushioned insole,non slip sole,closed toe,faux suede,
+    wedding party,office wear,elegant style,wide width,classic style|color,size=shoe|25-95
 fashion|Women>Shoes>Flats|ballet flats,loafers,women's flats|slip on,round toe,memory foam,
-    flexible sole,pointed toe|color,size=shoe|18-70
+    flexible sole,pointed toe,non slip sole,lightweight design,office wear,vegan leather,
+    cushioned insole,faux suede,everyday wear,wide width,breathable lining|color,size=shoe|18-70
 fashion|Women>Handbags & Wallets|handbag,crossbody bag,tote bag,women's wallet|vegan leather,
-    adjustable strap,zipper closure,multiple pockets,large capacity,rfid blocking|color,
-    style=accessory_style|15-120
+    zipper closure,multiple pockets,large capacity,card slots,gold hardware,lightweight design,
+    water resistant,gift for women,everyday use,durable lining,stylish design,interior zip pocket,
+    travel friendly|color,style=accessory_style|15-120
 fashion|Women>Jewelry>Necklaces|necklace,pendant necklace,choker necklace|sterling silver,
-    gold plated,hypoallergenic,adjustable chain,gift box,cubic zirconia|color=metal_color,
-    style=accessory_style|12-90
-fashion|Women>Jewelry>Earrings|earrings,stud earrings,hoop earrings|sterling silver,
-    hypoallergenic,gold plated,cubic zirconia,nickel free,gift box|color=metal_color,
-    style=accessory_style|8-60
+    gold plated,hypoallergenic,adjustable chain,gift box,cubic zirconia,nickel free,lead free,
+    tarnish resistant,dainty design,lobster clasp,minimalist style,stainless steel,gift for women|
+    color=metal_color,style=accessory_style|12-90
+fashion|Women>Jewelry>Earrings|earrings,stud earrings,hoop earrings|sterling silver,hypoallergenic,
+    gold plated,cubic zirconia,nickel free,gift box,sensitive ears,tarnish resistant,
+    lightweight design,dainty design,stainless steel,minimalist style,gift for women,everyday wear|
+    color=metal_color,style=accessory_style|8-60
 fashion|Women>Jewelry>Rings|ring,engagement ring,stackable rings|sterling silver,cubic zirconia,
-    rose gold plated,hypoallergenic,adjustable size|color=metal_color,size=ring|10-120
-fashion|Novelty & More>Hats & Caps|baseball cap,beanie,sun hat,bucket hat|adjustable strap,
-    uv protection,breathable mesh,one size,knit fabric,wide brim|color,style=accessory_style|
-    8-35
+    rose gold plated,hypoallergenic,adjustable size,moissanite,comfort fit,tarnish resistant,
+    nickel free,gift box,anniversary gift,white gold plated,dainty design,polished finish|
+    color=metal_color,size=ring|10-120
+fashion|Novelty & More>Hats & Caps|baseball cap,beanie,sun hat,bucket hat|one size,unisex design,
+    soft material,lightweight design,cotton blend,packable design,hand wash,outdoor activities,
+    casual style,embroidered logo,stretch fit,everyday wear,travel friendly,classic style|color,
+    style=accessory_style|8-35
 fashion|Novelty & More>Socks|crew socks,ankle socks,compression socks|cushioned sole,
-    moisture wicking,arch support,breathable cotton,no show|color=sock_color,size=apparel,
-    item package quantity=count|8-30
-fashion|Kids>Clothing|kids t-shirt,toddler dress,kids pajamas,kids hoodie|soft cotton,
-    cartoon print,machine wash,snug fit,elastic waist|color,size=kids,fit type|8-35
-fashion|Luggage & Travel Gear|luggage,backpack,duffel bag,carry on suitcase|spinner wheels,
-    tsa lock,laptop compartment,water resistant,expandable,lightweight design|color,
-    size=luggage|25-220
+    moisture wicking,arch support,breathable cotton,reinforced heel,seamless toe,odor resistant,
+    anti blister,machine wash,men and women,everyday wear,durable knit,ribbed cuff,gym workout|
+    color=sock_color,size=apparel,item package quantity=count|8-30
+fashion|Kids>Clothing|kids t-shirt,toddler dress,kids pajamas,kids hoodie|soft cotton,cartoon print,
+    machine wash,tagless label,breathable fabric,cute design,gift for kids,easy care,
+    comfortable fit,skin friendly,durable fabric,fade resistant,playtime,lightweight fabric|color,
+    size=kids,fit type|8-35
+fashion|Luggage & Travel Gear|luggage,backpack,duffel bag,carry on suitcase|water resistant,
+    expandable,lightweight design,multiple pockets,durable construction,airline approved,
+    large capacity,reinforced handles,smooth zippers,business travel,weekend trips,
+    interior organizer,unisex design|color,size=luggage|25-220
 fashion|Men>Accessories>Watches|men's watch,wrist watch,quartz watch|stainless steel,
-    water resistant,quartz movement,leather strap,date display,chronograph|color=metal_color,
-    style=accessory_style|20-250
-food|Snack Foods>Chips & Crisps|potato chips,tortilla chips,veggie chips,kettle chips|
-    kettle cooked,sea salt,baked,whole grain,low sodium|flavor name,size=food_size|4-35
-food|Snack Foods>Nuts & Seeds|mixed nuts,almonds,cashews,pistachios,trail mix|roasted salted,
-    raw,unsalted,dry roasted,heart healthy,high fiber|flavor name=nut_flavor,size=food_size|7-45
-food|Snack Foods>Jerky|beef jerky,turkey jerky,meat sticks|grass fed,high protein,
-    no preservatives,teriyaki,smoked|flavor name=jerky_flavor,size=food_size|8-45
-food|Snack Foods>Protein Bars|protein bar,granola bar,energy bar|high protein,low sugar,
-    whole grain,chocolate chip,peanut butter,dairy free|flavor name,item package quantity=count|
-    10-45
-food|Snack Foods>Cookies|cookies,shortbread cookies,sandwich cookies|chocolate chip,
-    butter cookies,soft baked,family size,whole wheat|flavor name,size=food_size|4-30
+    water resistant,quartz movement,leather strap,date display,chronograph,luminous hands,
+    scratch resistant,sapphire crystal,analog display,gift box,business casual,japanese movement,
+    minimalist style|color=metal_color,style=accessory_style|20-250
+food|Snack Foods>Chips & Crisps|potato chips,tortilla chips,veggie chips,kettle chips|sea salt,
+    baked,low sodium,gluten free,non gmo,crunchy texture,party size,single serve,
+    no artificial colors,avocado oil,plant based,zero trans fat,kosher certified,
+    individually wrapped,resealable bag|flavor name,size=food_size|4-35
+food|Snack Foods>Nuts & Seeds|mixed nuts,almonds,cashews,pistachios,trail mix|roasted salted,raw,
+    unsalted,dry roasted,heart healthy,high fiber,high protein,keto friendly,non gmo,resealable bag,
+    bulk pack,gluten free,healthy snack,kosher certified|flavor name=nut_flavor,size=food_size|7-45
+food|Snack Foods>Jerky|beef jerky,turkey jerky,meat sticks|pasture raised,high protein,
+    no preservatives,teriyaki,smoked,low carb,keto friendly,gluten free,individually wrapped,
+    sugar free,no nitrites,small batch,resealable bag,msg free,healthy snack|
+    flavor name=jerky_flavor,size=food_size|8-45
+food|Snack Foods>Protein Bars|protein bar,granola bar,energy bar|high protein,low sugar,whole grain,
+    chocolate chip,peanut butter,dairy free,gluten free,individually wrapped,non gmo,plant based,
+    high fiber,rolled oats,no artificial sweeteners,kosher certified,healthy snack|flavor name,
+    item package quantity=count|10-45
+food|Snack Foods>Cookies|cookies,shortbread cookies,sandwich cookies|chocolate chip,real butter,
+    family size,whole wheat,individually wrapped,no artificial colors,gluten free,nut free,
+    kosher certified,gift tin,bite size,non gmo,cane sugar,crunchy texture|flavor name,
+    size=food_size|4-30
 food|Candy & Chocolate>Chocolate|chocolate bar,dark chocolate,milk chocolate,chocolate truffles|
-    dark chocolate,milk chocolate,fair trade,sea salt,caramel filled,gift box|flavor name,
-    size=food_size|5-50
+    fair trade,sea salt,caramel filled,gift box,real cocoa,non gmo,gluten free,kosher certified,
+    individually wrapped,belgian chocolate,smooth texture,ethically sourced,holiday gift,
+    no artificial flavors|flavor name,size=food_size|5-50
 food|Candy & Chocolate>Gummies|gummy candy,gummy bears,sour candy|fruit flavored,sour coating,
-    gelatin free,real fruit juice,fat free|flavor name,size=food_size|4-28
+    gelatin free,real fruit juice,fat free,vegan friendly,gluten free,no artificial colors,
+    peanut free facility,resealable bag,party size,chewy texture,low sugar,kosher certified|
+    flavor name,size=food_size|4-28
 food|Beverages>Coffee|ground coffee,whole bean coffee,coffee pods,instant coffee|medium roast,
-    dark roast,single origin,arabica beans,decaf,fair trade|flavor name=coffee_flavor,
-    size=food_size|8-50
-food|Beverages>Tea|green tea,black tea,herbal tea,matcha powder|caffeine free,loose leaf,
-    tea bags,antioxidant rich,decaf|flavor name=tea_flavor,item package quantity=count|5-35
+    dark roast,light roast,single origin,arabica beans,decaf,fair trade,usda organic,low acid,
+    bold flavor,freshly roasted,rainforest alliance,kosher certified,smooth taste|
+    flavor name=coffee_flavor,size=food_size|8-50
+food|Beverages>Tea|green tea,black tea,herbal tea,matcha powder|antioxidant rich,usda organic,
+    non gmo,kosher certified,sugar free,zero calories,no artificial flavors,fair trade certified,
+    ethically sourced,hot or iced,smooth taste,gluten free,premium quality,rich aroma|
+    flavor name=tea_flavor,item package quantity=count|5-35
 food|Beverages>Juices & Water|sparkling water,coconut water,fruit juice,electrolyte drink|
-    zero calories,no sugar added,electrolytes,natural flavors,bpa free cans|flavor name,
-    item package quantity=count|6-40
+    no sugar added,electrolytes,natural flavors,bpa free packaging,non gmo,gluten free,
+    kosher certified,caffeine free,hydrating,no artificial sweeteners,refreshing taste,single serve,
+    shelf stable,ready to drink|flavor name,item package quantity=count|6-40
 food|Beverages>Sports Drinks & Mixes|protein powder,drink mix,electrolyte powder,pre workout|
-    whey protein,sugar free,muscle recovery,easy mixing,grass fed|flavor name,size=food_size|
-    12-70
-food|Pantry Staples>Pasta & Noodles|pasta,spaghetti,ramen noodles,rice noodles|whole wheat,
-    gluten free,low carb,high fiber,quick cooking|size=food_size,item package quantity=count|
-    3-30
-food|Pantry Staples>Rice & Grains|rice,quinoa,oats,brown rice|whole grain,long grain,high fiber,
-    microwavable,jasmine rice|size=food_size,item package quantity=count|4-40
+    sugar free,muscle recovery,easy mixing,keto friendly,gluten free,non gmo,no artificial colors,
+    stevia sweetened,third party tested,low calorie,gym workout,soy free,vegan friendly,made in usa|
+    flavor name,size=food_size|12-70
+food|Pantry Staples>Pasta & Noodles|pasta,spaghetti,ramen noodles,rice noodles|gluten free,low carb,
+    high fiber,quick cooking,non gmo,plant based,kosher certified,bulk pack,no preservatives,
+    high protein,egg free,low sodium,easy to prepare,family size|size=food_size,
+    item package quantity=count|3-30
+food|Pantry Staples>Rice & Grains|rice,quinoa,oats,brown rice|whole grain,high fiber,microwavable,
+    gluten free,non gmo,usda organic,bulk pack,quick cooking,kosher certified,resealable bag,
+    easy to prepare,low fat,heart healthy,shelf stable|size=food_size,item package quantity=count|
+    4-40
 food|Pantry Staples>Sauces|pasta sauce,hot sauce,bbq sauce,soy sauce|low sodium,no sugar added,
-    extra hot,family recipe,small batch|flavor name=sauce_flavor,size=food_size|4-30
+    family recipe,small batch,gluten free,non gmo,keto friendly,no preservatives,glass packaging,
+    kosher certified,bold flavor,all natural,fat free,msg free|flavor name=sauce_flavor,
+    size=food_size|4-30
 food|Pantry Staples>Condiments & Dressings|salad dressing,mayonnaise,ketchup,mustard|low fat,
-    no sugar added,avocado oil,squeeze bottle,vegan mayo|flavor name,size=food_size|3-25
+    no sugar added,squeeze bottle,vegan friendly,gluten free,keto friendly,non gmo,kosher certified,
+    no preservatives,whole30 approved,paleo friendly,dairy free,tangy flavor,family size|
+    flavor name,size=food_size|3-25
 food|Pantry Staples>Spices & Seasonings|seasoning blend,ground cinnamon,black pepper,sea salt|
-    salt free,gourmet spices,no msg,organic spices,grinder bottle|size=food_size,
-    item package quantity=count|4-30
-food|Pantry Staples>Oils & Vinegars|olive oil,avocado oil,coconut oil,balsamic vinegar|
-    extra virgin,cold pressed,first cold press,unrefined,high heat cooking|size=food_size,
-    item package quantity=count|6-40
+    gourmet spices,no msg,organic spices,non gmo,kosher certified,gluten free,no fillers,
+    non irradiated,bulk pack,resealable bag,all natural,small batch,rich aroma,restaurant quality|
+    size=food_size,item package quantity=count|4-30
+food|Pantry Staples>Oils & Vinegars|olive oil,avocado oil,coconut oil,balsamic vinegar|non gmo,
+    usda organic,kosher certified,glass packaging,single origin,gluten free,keto friendly,
+    whole30 approved,paleo friendly,rich flavor,sustainably sourced,no additives,small batch,
+    family size|size=food_size,item package quantity=count|6-40
 food|Pantry Staples>Baking Supplies|baking mix,almond flour,cake mix,pancake mix|gluten free,
-    keto friendly,almond flour,easy to make,low sugar|flavor name,size=food_size|4-30
+    keto friendly,almond flour,easy to make,low sugar,non gmo,kosher certified,grain free,
+    high protein,no preservatives,paleo friendly,dairy free,resealable bag,family size|flavor name,
+    size=food_size|4-30
 food|Breakfast Foods>Cereal|cereal,granola,oatmeal cups|whole grain,high fiber,low sugar,
-    heart healthy,added vitamins|flavor name,size=food_size|4-30
-food|Breakfast Foods>Spreads|peanut butter,almond butter,honey,fruit jam|creamy,no stir,
-    raw honey,no added sugar,crunchy|flavor name=spread_flavor,size=food_size|5-35
-food|Dairy, Cheese & Eggs|cheese,cheese crisps,shelf stable milk,powdered milk|aged cheddar,
-    lactose free,grass fed,shelf stable,high calcium|flavor name,size=food_size|5-40
-food|Meat & Seafood|canned tuna,smoked salmon,canned chicken,sardines|wild caught,in olive oil,
-    boneless skinless,high omega-3,no salt added|flavor name,item package quantity=count|6-55
+    heart healthy,added vitamins,gluten free,non gmo,high protein,plant based,kosher certified,
+    real fruit,no artificial flavors,usda organic,ancient grains|flavor name,size=food_size|4-30
+food|Breakfast Foods>Spreads|peanut butter,almond butter,honey,fruit jam|non gmo,usda organic,
+    gluten free,kosher certified,glass jar,no preservatives,all natural,small batch,family owned,
+    squeeze bottle,single serve,rich flavor,shelf stable,dairy free|flavor name=spread_flavor,
+    size=food_size|5-35
+food|Dairy, Cheese & Eggs|cheese,cheese crisps,shelf stable milk,powdered milk|lactose free,
+    grass fed,shelf stable,high calcium,high protein,gluten free,rbst free,non gmo,usda organic,
+    kosher certified,no preservatives,pasture raised,vitamin d added,no artificial colors|
+    flavor name,size=food_size|5-40
+food|Meat & Seafood|canned tuna,smoked salmon,canned chicken,sardines|boneless skinless,
+    high protein,ready to eat,keto friendly,gluten free,low carb,paleo friendly,whole30 approved,
+    shelf stable,bpa free packaging,responsibly sourced,no preservatives,easy open,non gmo|
+    flavor name,item package quantity=count|6-55
 food|Gift Baskets|gift basket,snack box,care package,holiday gift set|gourmet snacks,gift box,
-    assorted variety,holiday gift,birthday gift|style=gift_style,item package quantity=count|
-    20-95
-food|Baby Foods|baby food pouches,baby formula,baby snacks,teething wafers|stage 1,
-    no added sugar,organic ingredients,easy to digest,iron fortified|flavor name,
-    item package quantity=count|8-45
+    assorted variety,holiday gift,birthday gift,individually wrapped,corporate gift,thank you gift,
+    sympathy gift,sweet and savory,hand packed,college students,gift for women,kosher certified|
+    style=gift_style,item package quantity=count|20-95
+food|Baby Foods|baby food pouches,baby formula,baby snacks,teething wafers|no added sugar,
+    organic ingredients,easy to digest,iron fortified,non gmo,no preservatives,gluten free,
+    no artificial colors,pediatrician recommended,kosher certified,nut free,probiotic cultures,
+    made in usa,heavy metal tested|flavor name,item package quantity=count|8-45
 furniture|Living Room Furniture>Sofas & Couches|sofa,loveseat,sectional couch,futon|mid century,
-    velvet fabric,removable cushions,solid wood legs,convertible design|color,material type|
-    180-990
+    velvet fabric,removable cushions,solid wood legs,convertible design,tufted backrest,
+    high density foam,easy assembly,living room,deep seat,pet friendly,performance fabric,
+    throw pillows included,sturdy frame,linen fabric|color,material type|180-990
 furniture|Living Room Furniture>Chairs|accent chair,armchair,recliner chair,rocking chair|
-    mid century,upholstered,solid wood legs,high back,swivel base,padded seat|color,
+    mid century,upholstered,high back,swivel base,padded seat,lumbar pillow,living room,
+    reading nook,linen fabric,boucle fabric,wide seat,sturdy frame,easy assembly,nursery room|color,
     material type|60-450
 furniture|Living Room Furniture>Coffee Tables|coffee table,side table,end table,nesting tables|
-    solid wood,tempered glass,storage shelf,lift top,round shape,rustic finish|color,
-    size=table_size|40-300
+    solid wood,tempered glass,storage shelf,round shape,rustic finish,metal frame,space saving,
+    faux marble,living room,farmhouse design,hairpin legs,industrial design,water resistant,
+    easy assembly,mid century|color,size=table_size|40-300
 furniture|Living Room Furniture>TV Stands|tv stand,media console,entertainment center|
-    storage cabinet,cable management,open shelves,farmhouse style,led lights|color,
-    size=table_size|60-400
-furniture|Living Room Furniture>Bookcases|bookcase,bookshelf,ladder shelf,cube organizer|5 tier,
-    open shelves,wall mounted,sturdy frame,industrial style|color,size=shelf_size|35-260
+    storage cabinet,cable management,open shelves,farmhouse style,led lights,sliding barn door,
+    glass doors,built-in outlets,engineered wood,mid century,adjustable shelves,soft close,anti tip,
+    living room,wood grain|color,size=table_size|60-400
+furniture|Living Room Furniture>Bookcases|bookcase,bookshelf,ladder shelf,cube organizer|
+    open shelves,wall anchor,sturdy frame,industrial style,engineered wood,space saving,
+    easy assembly,home office,living room,adjustable feet,weight capacity,freestanding,kids room,
+    modern design|color,size=shelf_size|35-260
 furniture|Bedroom Furniture>Beds & Frames|bed frame,platform bed,bunk bed,upholstered bed|
-    queen size,no box spring needed,wood slats,headboard included,under bed storage|color,
+    no box spring needed,wood slats,headboard included,under bed storage,noise free,easy assembly,
+    heavy duty,weight capacity,solid wood,sturdy frame,space saving,bedroom,mid century|color,
     size=bed_size|120-900
-furniture|Bedroom Furniture>Mattresses|mattress,memory foam mattress,mattress topper|
-    memory foam,cooling gel,medium firm,pressure relief,motion isolation|size=bed_size,
-    material type|90-900
-furniture|Bedroom Furniture>Dressers|dresser,chest of drawers,nightstand|6 drawers,wood grain,
-    anti tip,metal handles,smooth glide|color,size=drawer_count|60-450
+furniture|Bedroom Furniture>Mattresses|mattress,memory foam mattress,mattress topper|memory foam,
+    cooling gel,medium firm,pressure relief,motion isolation,certipur certified,breathable cover,
+    hypoallergenic,fiberglass free,spine alignment,plush comfort,non toxic,odor free,
+    dust mite resistant|size=bed_size,material type|90-900
+furniture|Bedroom Furniture>Dressers|dresser,chest of drawers,nightstand|wood grain,anti tip,
+    metal handles,smooth glide,solid wood,easy assembly,engineered wood,bedroom,storage space,
+    soft close,mid century,farmhouse style,scratch resistant,sturdy frame|color,size=drawer_count|
+    60-450
 furniture|Home Office Furniture>Desks|computer desk,standing desk,writing desk,l-shaped desk|
-    height adjustable,monitor shelf,cable management,sturdy frame,keyboard tray|color,
-    size=table_size|70-600
-furniture|Home Office Furniture>Office Chairs|office chair,gaming chair,desk chair,
-    ergonomic chair|lumbar support,adjustable height,breathable mesh,padded armrests,360 swivel,
-    headrest|color,style=chair_style|60-450
-furniture|Kitchen & Dining Room Furniture>Dining Sets|dining table set,dining table,
-    kitchen table|seats 4,solid wood,extendable table,upholstered chairs,counter height|color,
+    monitor shelf,cable management,sturdy frame,keyboard tray,home office,easy assembly,
+    storage shelf,metal frame,space saving,headphone hook,water resistant,large desktop,
+    adjustable feet,modern design|color,size=table_size|70-600
+furniture|Home Office Furniture>Office Chairs|office chair,gaming chair,desk chair,ergonomic chair|
+    lumbar support,adjustable height,breathable mesh,padded armrests,360 swivel,headrest,
+    reclining function,caster wheels,weight capacity,high density foam,easy assembly,flip up arms,
+    home office,bifma certified|color,style=chair_style|60-450
+furniture|Kitchen & Dining Room Furniture>Dining Sets|dining table set,dining table,kitchen table|
+    seats 4,solid wood,extendable table,counter height,farmhouse style,mid century,easy assembly,
+    small space,round shape,metal frame,faux marble,dining room,drop leaf,easy clean|color,
     size=table_size|120-900
 furniture|Kitchen & Dining Room Furniture>Bar Stools|bar stool,counter stool,kitchen stool|
-    counter height,swivel seat,back support,footrest,faux leather|color,
-    item package quantity=count|40-300
+    counter height,swivel seat,back support,footrest,faux leather,adjustable height,upholstered,
+    metal frame,solid wood,non slip pads,easy assembly,kitchen island,weight capacity,padded seat|
+    color,item package quantity=count|40-300
 furniture|Entryway Furniture|shoe rack,coat rack,storage bench,hall tree|entryway storage,
-    shoe storage,coat hooks,stackable,entry bench|color,size=shelf_size|25-200
-furniture|Bathroom Furniture|bathroom cabinet,over the toilet storage,bathroom shelf|waterproof,
-    wall mounted,adjustable shelves,mirror door,small space|color,material type|30-220
+    space saving,easy assembly,sturdy frame,industrial design,freestanding,mudroom,
+    home organization,heavy duty,rustic finish,stable structure,modern design,scratch resistant,
+    narrow hallway|color,size=shelf_size|25-200
+furniture|Bathroom Furniture|bathroom cabinet,over the toilet storage,bathroom shelf|
+    moisture resistant,adjustable shelves,small space,easy assembly,anti tip,white finish,
+    engineered wood,towel storage,toiletry organization,modern design,farmhouse style,open shelves,
+    sturdy frame,easy clean|color,material type|30-220
 furniture|Kids' Furniture|kids table and chair set,toy storage organizer,kids bookshelf|
-    rounded corners,non toxic paint,easy assembly,toy storage,kids room|color,material type|
-    30-200
-furniture|Game & Recreation Room Furniture|gaming desk,bean bag chair,floor chair|
-    rgb led lights,memory foam,carbon fiber texture,cup holder,headphone hook|color,
-    size=bag_size|40-350
-furniture|Outdoor Furniture|patio furniture set,outdoor chair,porch swing,hammock|
-    weather resistant,all weather wicker,outdoor cushions,rust resistant,uv resistant|color,
-    material type|60-900
-furniture|Accent Furniture>Ottomans|ottoman,storage ottoman,pouf,footstool|storage ottoman,
-    velvet fabric,tufted design,round shape,faux leather|color,size=ottoman_size|25-180
-furniture|Accent Furniture>Mirrors|wall mirror,full length mirror,vanity mirror|full length,
-    wall mounted,metal frame,shatterproof,led lighted|color,size=mirror_size|25-260
-furniture|Accent Furniture>Room Dividers|room divider,folding screen,privacy screen|
-    folding panels,freestanding,privacy protection,portable design,partition wall|color,
-    size=divider_panels|40-260
+    rounded corners,non toxic paint,easy assembly,kids room,playroom,child safe,sturdy frame,
+    easy clean,bright colors,montessori style,toddler friendly,space saving,nursery room,
+    durable construction|color,material type|30-200
+furniture|Game & Recreation Room Furniture|gaming desk,bean bag chair,floor chair|cup holder,
+    game room,ergonomic design,space saving,dorm room,teens and adults,gamer gift,modern design,
+    lightweight,easy to move,durable design,bedroom,living room,compact size|color,size=bag_size|
+    40-350
+furniture|Outdoor Furniture|patio furniture set,outdoor chair,porch swing,hammock|weather resistant,
+    rust resistant,uv resistant,backyard,garden,weight capacity,easy assembly,fade resistant,
+    heavy duty,poolside,sturdy frame,balcony,outdoor use,quick drying|color,material type|60-900
+furniture|Accent Furniture>Ottomans|ottoman,storage ottoman,pouf,footstool|velvet fabric,
+    tufted design,round shape,faux leather,living room,footrest,extra seating,lightweight,
+    removable cover,linen fabric,high density foam,non slip pads,boho style,weight capacity|color,
+    size=ottoman_size|25-180
+furniture|Accent Furniture>Mirrors|wall mirror,full length mirror,vanity mirror|metal frame,
+    shatterproof,led lighted,hd clarity,frameless design,bedroom,bathroom,round shape,arched top,
+    beveled edge,modern design,copper free,easy install,boho style|color,size=mirror_size|25-260
+furniture|Accent Furniture>Room Dividers|room divider,folding screen,privacy screen|folding panels,
+    freestanding,privacy protection,portable design,partition wall,lightweight,no assembly,
+    space saving,fabric panels,wood frame,double hinged,home office,studio apartment,
+    decorative design|color,size=divider_panels|40-260
 furniture|Storage & Organization>Storage Cabinets|storage cabinet,kitchen pantry cabinet,
-    file cabinet|adjustable shelves,lockable doors,anti tip,kitchen pantry,large storage|color,
-    material type|60-450
+    file cabinet|adjustable shelves,lockable doors,anti tip,large storage,engineered wood,
+    easy assembly,home office,space saving,freestanding,sturdy frame,soft close,white finish,
+    durable construction,scratch resistant|color,material type|60-450
 furniture|Storage & Organization>Closet Systems|closet organizer,clothes rack,wardrobe closet|
-    heavy duty,adjustable shelves,hanging rod,non woven fabric,portable closet|color,
-    size=shelf_size|25-250
+    heavy duty,adjustable shelves,hanging rod,portable closet,space saving,easy assembly,
+    metal frame,freestanding,non slip feet,weight capacity,bedroom,rust resistant,shoe storage,
+    dorm room|color,size=shelf_size|25-250
 """
 # fmt: on
 
@@ -626,8 +689,7 @@ class Subcategory:
     top: str  # one of TOP_CATEGORIES
     breadcrumb: tuple[str, ...]  # root first
     nouns: tuple[str, ...]  # head noun phrases for titles; nouns[0] names the subcategory
-    attributes: tuple[str, ...]  # subcategory attributes + the top category's shared ones
-    own_attributes: int  # how many of ``attributes`` (the first ones) are the subcategory's own
+    attributes: tuple[str, ...]  # the subcategory's own attributes; each fits all its nouns
     option_groups: tuple[tuple[str, str], ...]  # (group name, pool name)
     price_range: tuple[float, float]
 
@@ -655,16 +717,13 @@ def _parse_table(table: str) -> tuple[Subcategory, ...]:
         option_groups = tuple(
             (name, pool or name) for name, _, pool in (g.partition("=") for g in groups.split(","))
         )
-        own = tuple(attributes.split(","))
-        shared = tuple(a for a in SHARED_ATTRIBUTES[top] if a not in own)
         subcategories.append(
             Subcategory(
                 index=len(subcategories),
                 top=top,
                 breadcrumb=ROOT_BREADCRUMB[top] + tuple(path.split(">")),
                 nouns=tuple(nouns.split(",")),
-                attributes=own + shared,
-                own_attributes=len(own),
+                attributes=tuple(attributes.split(",")),
                 option_groups=option_groups,
                 price_range=(low, high),
             )

@@ -19,7 +19,8 @@ from agentgym_envs.core.cache import CacheRebuilt
 from agentgym_envs.webshop import catalog as catalog_module
 from agentgym_envs.webshop.catalog import COMPLETE_MARKER, check_complete, search_text_of
 from agentgym_envs.webshop.generator import generate
-from agentgym_envs.webshop.sources import clear_process_cache, load_catalog
+from agentgym_envs.webshop.sources import clear_process_cache, generated_cache_key, load_catalog
+from agentgym_envs.webshop.title_nouns import title_nouns
 from agentgym_envs.webshop.vocab import (
     BREADCRUMB_SEPARATOR,
     OOD_SUBCATEGORIES,
@@ -80,7 +81,7 @@ def test_tree_has_five_top_categories_and_100_plus_subcategories():
     assert {s.top for s in SUBCATEGORIES} == set(TOP_CATEGORIES)
     for sub in SUBCATEGORIES:
         assert sub.breadcrumb[: len(ROOT_BREADCRUMB[sub.top])] == ROOT_BREADCRUMB[sub.top]
-        assert len(sub.breadcrumb) >= 2 and sub.option_groups and len(sub.attributes) >= 20
+        assert len(sub.breadcrumb) >= 2 and sub.option_groups and len(sub.attributes) >= 12
     assert 0 < len(OOD_SUBCATEGORIES) < len(SUBCATEGORIES) // 5
 
 
@@ -102,11 +103,36 @@ def test_product_statistics(products):
 def test_product_fields_are_consistent(products):
     for p in products[:500]:
         assert BREADCRUMB_SEPARATOR in p.product_category
-        assert p.type_nouns and all(n == n.lower() for n in p.type_nouns)
-        assert p.title.split()[0].lower() in p.type_nouns  # the brand
-        assert 3 <= len(p.bullets) <= 6 and p.description
+        assert p.type_nouns == title_nouns(p.title)
+        assert 3 <= len(p.bullets) <= 10 and p.description
         assert all(values for values in p.options.values())
         assert p.price > 0
+
+
+def test_attributes_fit_the_product(products):
+    """Each product's attributes come from its own subcategory; the misfits a review found in
+    the shared-attribute catalog ("power bank that is 120hz display") cannot occur."""
+    by_query = {s.query: s for s in SUBCATEGORIES}
+    for p in products:
+        assert set(p.attributes) <= set(by_query[p.query].attributes)
+    attributes_of = {s.query: set(s.attributes) for s in SUBCATEGORIES}
+    assert "120hz display" not in attributes_of["power bank"]
+    assert "usb charging ports" not in attributes_of["closet organizer"]
+    assert "cold brewed" not in attributes_of["potato chips"]
+    assert len({a for s in SUBCATEGORIES for a in s.attributes}) >= 670  # the original's count
+
+
+def test_titles_read_like_listings(products):
+    """Brand first, the type noun once (no ", Wallet Case" tail), amounts only from options;
+    bullets name the option values the item page offers."""
+    for p in products[:1_000]:
+        sub = next(s for s in SUBCATEGORIES if s.query == p.query)
+        named = [n for n in sub.nouns if n in p.title.lower()]
+        widest = [n for n in named if not any(n != m and n in m for m in named)]
+        assert len(widest) == 1, p.title  # the type noun once (names inside it aside)
+        for group, values in p.options.items():
+            listed = " ".join(p.bullets)
+            assert all(value in listed for value in values), (group, p.bullets)
 
 
 def test_attributes_sometimes_in_text_sometimes_only_listed(products):
@@ -135,7 +161,8 @@ def test_near_miss_siblings_share_query_and_sit_just_above_a_bound():
 def test_catalog_api_round_trips():
     catalog = small_catalog()
     assert len(catalog) == SMALL
-    assert catalog.cache_key == f"{catalog_module.GENERATOR_VERSION}-n{SMALL}-s0"
+    assert catalog.cache_key == generated_cache_key(SMALL, 0)
+    assert catalog.cache_key.startswith(catalog_module.GENERATOR_VERSION + ".")
     assert catalog.cache_dir.name == catalog.cache_key
     for row in (0, 1, 777, SMALL - 1):
         product = catalog.product(row)
@@ -158,7 +185,7 @@ def test_catalog_api_round_trips():
 def test_load_catalog_is_shared_within_a_process(tmp_path, monkeypatch):
     monkeypatch.setenv("AGENTGYM_CACHE", str(tmp_path))
     assert load_catalog(num_products=50, seed=1) is load_catalog(num_products=50, seed=1)
-    key = f"{catalog_module.GENERATOR_VERSION}-n50-s1"
+    key = generated_cache_key(50, 1)
     assert (tmp_path / "webshop" / key / COMPLETE_MARKER).exists()
 
 

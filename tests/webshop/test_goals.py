@@ -16,7 +16,7 @@ from agentgym_envs.webshop.goals import (
     price_candidates,
     tight_price_bound,
 )
-from agentgym_envs.webshop.instructions import OOD_STYLE, TRAIN_STYLE
+from agentgym_envs.webshop.instructions import HUMAN_SHARE, IID_VOICES, OOD_VOICES
 from agentgym_envs.webshop.vocab import OOD_SUBCATEGORIES, SUBCATEGORIES
 from tests.webshop.small_catalog import small_catalog
 
@@ -71,20 +71,31 @@ def test_iid_splits_have_disjoint_targets_across_difficulties(all_goals):
 
 
 def test_ood_uses_held_out_subcategories_and_templates(all_goals):
+    ood_openers = _openers(OOD_VOICES)
     for difficulty in DIFFICULTIES:
         for split in IID:
             for goal in all_goals[(difficulty, split)]:
                 assert goal.query not in OOD_QUERIES
-                assert not goal.instruction.startswith(_openers(OOD_STYLE))
+                assert not goal.instruction.startswith(ood_openers)
         for goal in all_goals[(difficulty, "ood")]:
             assert goal.query in OOD_QUERIES
-            assert goal.instruction.startswith(_openers(OOD_STYLE))
+            assert goal.instruction.startswith(ood_openers)
             assert "price lower than" not in goal.instruction
-    assert not set(TRAIN_STYLE.openers) & set(OOD_STYLE.openers)
+    assert not set(_openers(IID_VOICES)) & set(ood_openers)
 
 
-def _openers(style) -> tuple[str, ...]:
-    return tuple(opener.split("{")[0] for opener in style.openers)
+def _openers(voices) -> tuple[str, ...]:
+    templates = voices.synthetic.openers + voices.human.openers
+    return tuple(opener.split("{")[0] for opener in templates)
+
+
+def test_both_voices_write_every_split(all_goals):
+    """About HUMAN_SHARE of generated goals read like a shopper, the rest like the template."""
+    for split, voices in (("train", IID_VOICES), ("ood", OOD_VOICES)):
+        synthetic = tuple(o.split("{")[0] for o in voices.synthetic.openers)
+        texts = [g.instruction for g in all_goals[("medium", split)]]
+        human = sum(not t.startswith(synthetic) for t in texts) / len(texts)
+        assert abs(human - HUMAN_SHARE) < 0.15, (split, human)
 
 
 def test_adversarial_is_test_with_perturbed_text(all_goals):
@@ -128,14 +139,13 @@ def test_medium_goals_are_drawn_from_the_target(catalog, all_goals):
         assert goal.price_upper in price_candidates(product.price)[1:] or goal.price_upper is None
         assert (goal.query, goal.title, goal.type_nouns) == (
             product.query, product.title, product.type_nouns)  # fmt: skip
+        # the instruction says everything the reward checks, in either voice
         for attribute in goal.attributes:
             assert attribute in goal.instruction
-        for group, value in goal.options.items():
-            assert f"{group}: {value}" in goal.instruction
+        for value in goal.options.values():
+            assert value in goal.instruction
         if goal.price_upper is not None:
-            assert goal.instruction.endswith(
-                f", and price lower than {goal.price_upper:.2f} dollars"
-            )
+            assert f"{goal.price_upper:.0f}" in goal.instruction
 
 
 def test_goal_lists_are_deterministic_and_cached(catalog, engine, all_goals):
@@ -169,9 +179,26 @@ def test_calibration_script_prints_histogram_and_rule_agent(catalog, monkeypatch
     from tests.webshop.small_catalog import small_cache_root
 
     monkeypatch.setenv("AGENTGYM_CACHE", str(small_cache_root()))
-    calibrate.main(["--num-products", str(len(catalog)), "--limit", "50"])
+    calibrate.main(["--num-products", str(len(catalog)), "--limit", "50", "--show", "3"])
     out = capsys.readouterr().out
     assert "rank 1:" in out and "beyond 50:" in out and "rule agent score:" in out
+    assert out.count("  goal: ") == 3 and out.count("  attributes: ") == 3
     with pytest.raises(SystemExit):
         calibrate.main(["--help"])
     assert "rule agent" in capsys.readouterr().out
+
+
+def test_shopper_voice_states_every_fact_in_varied_order():
+    from agentgym_envs.webshop.instructions import HUMAN_STYLE, render_human
+
+    facts = ("slim fit", "machine wash", "navy blue", "x-large")
+    rng = random.Random(0)
+    orders, texts = set(), set()
+    for _ in range(300):
+        options = {"color": "navy blue", "size": "x-large"}
+        text = render_human("dress shirt", list(facts[:2]), options, 40.0, HUMAN_STYLE, rng)
+        assert all(fact in text for fact in facts) and "40" in text and "dress shirt" in text
+        assert ":" not in text  # no "color: navy blue" template
+        orders.add(tuple(sorted(facts, key=text.index)))
+        texts.add(text)
+    assert len(orders) >= 6 and len(texts) > 250

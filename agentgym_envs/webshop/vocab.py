@@ -38,473 +38,719 @@ SUBCATEGORY_TABLE = """
 beauty|Hair Care>Shampoo & Conditioner|shampoo,conditioner,shampoo and conditioner set|sulfate free,
     argan oil,dry hair,color treated,tea tree,hair growth,damaged hair,paraben free,silicone free,
     frizz control,curly hair,salon quality,cruelty free,keratin treatment,coconut oil,
-    natural ingredients|scent,size=beauty_size|7-45
+    natural ingredients,moisturizing,volumizing,biotin,dandruff relief,vegan formula,color safe,
+    fine hair,daily use,ph balanced,strengthening,shine enhancing,dry scalp,split end repair,
+    all hair types|scent,size=beauty_size|7-45
 beauty|Hair Care>Styling Products|hair gel,styling cream,hair wax,pomade|strong hold,matte finish,
     natural shine,curly hair,water based,flexible hold,non greasy,alcohol free,long lasting,
-    frizz control,all hair types,no residue,easy wash out,paraben free,travel size|scent,
-    size=beauty_size|6-30
+    frizz control,all hair types,no residue,easy wash out,paraben free,travel size,medium hold,
+    aloe vera,mens grooming,texturizing,humidity resistant,non flaky,short hair,vegan formula,
+    cruelty free,slick back,all day hold,reworkable,easy styling,thick hair|scent,size=beauty_size|
+    6-30
 beauty|Hair Care>Hair Loss Products|hair growth serum,hair loss treatment,biotin shampoo|
     hair growth,hair loss,thinning hair,biotin,rosemary oil,scalp care,dht blocker,hair thickening,
     caffeine infused,saw palmetto,paraben free,clinically tested,vegan formula,unisex formula,
-    daily use|size=beauty_size,item package quantity=count|12-60
+    daily use,sulfate free,men and women,natural ingredients,keratin,argan oil,pumpkin seed oil,
+    peppermint oil,follicle support,fuller looking hair,anti breakage,silicone free,cruelty free,
+    non greasy,dermatologist tested|size=beauty_size,item package quantity=count|12-60
 beauty|Hair Care>Hair Coloring|hair dye,hair color kit,root touch up|permanent color,semi permanent,
     ammonia free,gray coverage,natural color,ppd free,fade resistant,easy application,
-    conditioning formula,gloves included,salon results,fast acting,plant based,no drip|
-    color=hair_color,item package quantity=count|5-28
+    conditioning formula,gloves included,salon results,fast acting,plant based,no drip,long lasting,
+    cream formula,vegan formula,cruelty free,paraben free,resorcinol free,argan oil,keratin infused,
+    at home,shine enhancing,low odor,men and women,rich pigment,brush applicator|color=hair_color,
+    item package quantity=count|5-28
 beauty|Skin Care>Face>Moisturizers|face moisturizer,day cream,night cream,face lotion|
     hyaluronic acid,dry skin,oily skin,anti aging,fine lines,vitamin c,ceramide complex,
     peptide complex,non comedogenic,fragrance free,sensitive skin,squalane,dermatologist tested,
-    all skin types,lightweight formula|size=beauty_size,item package quantity=count|9-70
+    all skin types,lightweight formula,niacinamide,retinol,shea butter,paraben free,cruelty free,
+    oil free,collagen,wrinkle repair,24 hour hydration,glycerin,vitamin e,combination skin,
+    barrier repair,hypoallergenic|size=beauty_size,item package quantity=count|9-70
 beauty|Skin Care>Face>Serums|face serum,vitamin c serum,retinol serum|vitamin c,hyaluronic acid,
     retinol,dark spots,anti aging,fine lines,niacinamide,dropper bottle,quick absorbing,brightening,
-    uneven skin tone,paraben free,cruelty free,vegan formula,ferulic acid|size=beauty_size,
-    item package quantity=count|10-65
+    uneven skin tone,paraben free,cruelty free,vegan formula,ferulic acid,vitamin e,collagen boost,
+    wrinkle reduction,hydrating,non comedogenic,fragrance free,oil free,dermatologist tested,
+    sensitive skin,all skin types,lightweight texture,pore refining,radiant glow,firming|
+    size=beauty_size,item package quantity=count|10-65
 beauty|Skin Care>Face>Cleansers|face wash,facial cleanser,cleansing foam|oily skin,acne prone,
     deep cleansing,salicylic acid,gentle formula,pore minimizing,ph balanced,soap free,tea tree oil,
-    sensitive skin,makeup removal,non drying,fragrance free,hydrating,daily use|size=beauty_size,
-    item package quantity=count|6-35
+    sensitive skin,makeup removal,non drying,fragrance free,hydrating,daily use,foaming,
+    hyaluronic acid,niacinamide,ceramides,paraben free,sulfate free,oil free,non comedogenic,
+    dermatologist tested,dry skin,combination skin,vitamin c,aloe vera,cruelty free|
+    size=beauty_size,item package quantity=count|6-35
 beauty|Skin Care>Face>Masks|face mask,sheet mask,clay mask|deep cleansing,hydrating,collagen,
     charcoal,pore minimizing,brightening,soothing,aloe vera,green tea extract,oil control,
-    skin firming,korean skincare,all skin types,paraben free|item package quantity=count,color|8-40
+    skin firming,korean skincare,all skin types,paraben free,hyaluronic acid,vitamin c,niacinamide,
+    vegan formula,cruelty free,anti aging,acne prone,sensitive skin,dull skin,fragrance free,
+    nourishing,spa treatment,self care,natural ingredients|item package quantity=count,color|8-40
 beauty|Skin Care>Eyes|eye cream,eye patches,under eye gel|dark circles,puffy eyes,fine lines,
     caffeine,collagen,anti aging,cooling effect,hyaluronic acid,vitamin k,peptides,
-    ophthalmologist tested,fragrance free,green tea,sensitive skin|size=beauty_size,
-    item package quantity=count|9-50
+    ophthalmologist tested,fragrance free,green tea,sensitive skin,retinol,niacinamide,vitamin c,
+    crows feet,wrinkle reduction,brightening,depuffing,paraben free,cruelty free,hydrating,firming,
+    eye bags,aloe vera,dermatologist tested|size=beauty_size,item package quantity=count|9-50
 beauty|Skin Care>Body>Lotions|body lotion,body butter,body cream|shea butter,dry skin,cocoa butter,
     non greasy,coconut oil,fast absorbing,aloe vera,vitamin e,24 hour moisture,eczema relief,
-    fragrance free,paraben free,natural ingredients,jojoba oil,sensitive skin|scent,
+    fragrance free,paraben free,natural ingredients,jojoba oil,sensitive skin,hyaluronic acid,
+    ceramides,colloidal oatmeal,whipped texture,cruelty free,vegan formula,dermatologist tested,
+    hypoallergenic,argan oil,glycerin,skin firming,almond oil,dye free,all skin types|scent,
     size=beauty_size|6-32
 beauty|Skin Care>Sunscreens|sunscreen,sunscreen lotion,sunscreen spray|spf 50,water resistant,
     broad spectrum,reef safe,mineral formula,oil free,zinc oxide,non greasy,sweat resistant,
-    no white cast,oxybenzone free,fragrance free,sport formula,hypoallergenic,travel size|
-    size=beauty_size,item package quantity=count|7-35
+    no white cast,oxybenzone free,fragrance free,sport formula,hypoallergenic,travel size,spf 30,
+    titanium dioxide,uva uvb protection,lightweight,fast absorbing,sensitive skin,face and body,
+    paraben free,vegan formula,dermatologist tested,vitamin e,non comedogenic,cruelty free,
+    aloe vera|size=beauty_size,item package quantity=count|7-35
 beauty|Makeup>Face>Foundation|foundation,liquid foundation,cushion foundation|full coverage,
     matte finish,oil free,buildable coverage,natural finish,long wear,dewy finish,spf protection,
     lightweight formula,transfer resistant,sweat proof,non comedogenic,cruelty free,all skin types,
-    fragrance free|color=shade,item package quantity=count|8-55
+    fragrance free,hyaluronic acid,vegan formula,paraben free,oily skin,dry skin,mature skin,
+    waterproof,satin finish,poreless look,blurring effect,hydrating,talc free,dermatologist tested,
+    niacinamide|color=shade,item package quantity=count|8-55
 beauty|Makeup>Face>Concealers|concealer,color corrector|full coverage,dark circles,creamy texture,
     crease proof,long wear,brightening,blemish coverage,redness correcting,matte finish,
-    lightweight formula,waterproof,easy blending,non comedogenic,cruelty free,under eye|color=shade,
-    item package quantity=count|6-30
+    lightweight formula,waterproof,easy blending,non comedogenic,cruelty free,under eye,
+    hyaluronic acid,vegan formula,paraben free,oil free,fragrance free,talc free,buildable,
+    natural finish,dark spots,all skin types,sensitive skin,hydrating,transfer proof,acne scars|
+    color=shade,item package quantity=count|6-30
 beauty|Makeup>Eyes>Eyeshadow|eyeshadow palette,eyeshadow,eye shadow stick|highly pigmented,shimmer,
     matte finish,blendable,long wear,glitter,crease proof,smudge resistant,metallic finish,
-    talc free,vegan formula,cruelty free,easy to apply,travel size|color=palette,
-    item package quantity=count|6-48
+    talc free,vegan formula,cruelty free,easy to apply,travel size,paraben free,waterproof,
+    satin finish,buttery texture,minimal fallout,everyday look,gluten free,ophthalmologist tested,
+    sensitive eyes,duochrome,fragrance free,professional makeup,hypoallergenic,vibrant colors|
+    color=palette,item package quantity=count|6-48
 beauty|Makeup>Eyes>Mascara|mascara,lash primer|waterproof,lengthening,volumizing,smudge proof,
     clump free,flake free,curl holding,lash nourishing,sensitive eyes,ophthalmologist tested,
-    long wear,easy removal,vegan formula,paraben free|color=lash_color,item package quantity=count|
-    5-28
+    long wear,easy removal,vegan formula,paraben free,cruelty free,thickening,lifting,defining,
+    lash growth,keratin,biotin,fragrance free,curved brush,castor oil,gluten free,separating,
+    buildable,hypoallergenic|color=lash_color,item package quantity=count|5-28
 beauty|Makeup>Lips>Lipstick|lipstick,lip gloss,liquid lipstick,lip stain|long wear,moisturizing,
     vitamin e,highly pigmented,lightweight feel,non sticky,plumping effect,hyaluronic acid,
     shea butter,jojoba oil,cruelty free,vegan formula,paraben free,gluten free formula,
-    natural ingredients|color=shade,item package quantity=count|5-32
+    natural ingredients,transfer proof,waterproof,creamy texture,hydrating,avocado oil,coconut oil,
+    non drying,fragrance free,buildable color,kiss proof,mango butter,smudge proof,lip care,
+    everyday wear|color=shade,item package quantity=count|5-32
 beauty|Makeup>Makeup Remover|makeup remover,micellar water,cleansing balm|waterproof makeup,
     gentle formula,sensitive eyes,fragrance free,alcohol free,hydrating,all skin types,
     double cleansing,vitamin e,rose water,paraben free,dermatologist tested,travel size,no residue,
-    green tea extract|size=beauty_size,item package quantity=count|5-25
+    green tea extract,cruelty free,vegan formula,non comedogenic,sensitive skin,soothing,
+    hyaluronic acid,aloe vera,chamomile,sunscreen removal,ophthalmologist tested,ph balanced,
+    deep cleansing,nourishing,long wear makeup|size=beauty_size,item package quantity=count|5-25
 beauty|Foot, Hand & Nail Care>Nail Polish|nail polish,gel nail polish,nail polish set|quick dry,
     gel polish,chip resistant,high gloss,nail art,long lasting,non toxic,formaldehyde free,
-    toluene free,cruelty free,vegan formula,salon quality,easy application,diy manicure|
-    color=nail_color,item package quantity=count|5-35
+    toluene free,cruelty free,vegan formula,salon quality,easy application,diy manicure,10 free,
+    dbp free,breathable formula,one coat,pedicure,opaque coverage,shimmer finish,streak free,
+    rich pigment,gift idea,home use,fade resistant,self-leveling,smooth finish|color=nail_color,
+    item package quantity=count|5-35
 beauty|Foot, Hand & Nail Care>Nail Tools|nail clipper,nail file,cuticle pusher,manicure set|
     stainless steel,easy carry,professional grade,ergonomic grip,rust resistant,non slip handle,
     salon quality,home use,durable construction,precision design,lightweight design,easy to clean,
-    unisex design,gift idea|color,style=tool_style|5-30
+    unisex design,gift idea,manicure,pedicure,nail care,travel friendly,portable,fingernails,
+    toenails,thick nails,hand polished,high hardness,sterilizable,beginner friendly,reusable,
+    cuticle care|color,style=tool_style|5-30
 beauty|Tools & Accessories>Makeup Brushes|makeup brush set,makeup brush,beauty sponge|easy clean,
     travel case,latex free,cruelty free,vegan friendly,streak free,seamless blending,reusable,
-    soft touch,professional makeup,odor free,quick drying,liquid and powder,beginner friendly|color,
+    soft touch,professional makeup,odor free,quick drying,liquid and powder,beginner friendly,
+    foundation,concealer,contour,airbrush finish,hypoallergenic,eco friendly,precision application,
+    full coverage,cream products,gentle on skin,durable,gift idea,everyday makeup,non toxic|color,
     item package quantity=count|6-40
 beauty|Fragrance>Perfume|perfume,eau de parfum,body mist|floral scent,long lasting fragrance,
     fresh scent,vanilla scent,woody scent,citrus notes,musky scent,fruity scent,unisex scent,
-    spray bottle,glass bottle,travel size,gift set,phthalate free,cruelty free|scent,
-    size=beauty_size|12-95
+    spray bottle,glass bottle,travel size,gift set,phthalate free,cruelty free,for women,for men,
+    amber notes,jasmine notes,gourmand,sweet scent,paraben free,vegan,date night,everyday wear,
+    signature scent,fine mist,summer fragrance,patchouli|scent,size=beauty_size|12-95
 beauty|Personal Care>Oral Care|toothpaste,electric toothbrush,teeth whitening kit,water flosser|
     sensitive teeth,fresh breath,plaque removal,gum health,dentist recommended,enamel safe,
     deep clean,clinically proven,ada accepted,cavity protection,professional results,daily use,
-    easy to use,travel friendly|color,item package quantity=count|5-80
+    easy to use,travel friendly,teeth whitening,stain removal,oral hygiene,tartar control,
+    braces friendly,adults and kids,home use,gentle on gums,dental care,gingivitis,bright smile,
+    tooth decay prevention,dental implants,mint fresh|color,item package quantity=count|5-80
 beauty|Personal Care>Shaving & Hair Removal|razor,electric shaver,hair removal cream,beard trimmer|
     sensitive skin,no irritation,smooth skin,facial hair,body hair,ingrown hair prevention,painless,
     easy to use,quick results,travel friendly,home use,men and women,dermatologist tested,
-    long lasting|color,style=tool_style|8-90
+    long lasting,close shave,personal grooming,full body,bikini area,underarms,legs,coarse hair,
+    fine hair,stubble,mens grooming,skin friendly,even results,gentle shave,nick free|color,
+    style=tool_style|8-90
 beauty|Personal Care>Deodorants|deodorant,antiperspirant,deodorant stick|48 hour protection,
     baking soda free,odor protection,long lasting,no white marks,sensitive skin,fresh scent,
     paraben free,alcohol free,clinical strength,quick drying,dermatologist tested,smooth glide,
-    travel size|scent,item package quantity=count|5-22
+    travel size,for men,for women,unisex,vegan,cruelty free,non sticky,no yellow stains,shea butter,
+    aloe vera,vitamin e,active lifestyle,everyday use,dye free,hypoallergenic|scent,
+    item package quantity=count|5-22
 electronics|Headphones>Over-Ear Headphones|headphones,over-ear headphones,gaming headset|
     noise cancelling,over ear,built-in microphone,hi-fi sound,foldable design,memory foam,
     wireless bluetooth,deep bass,adjustable headband,long battery life,low latency,surround sound,
-    protein leather,aux input,lightweight design|color,style=audio_style|18-300
+    protein leather,aux input,lightweight design,volume control,usb c charging,fast charging,
+    detachable cable,noise isolation,40mm drivers,multipoint connection,soft ear cushions,
+    stereo sound,hands free calling,wired and wireless,carrying case,travel friendly,
+    comfortable fit|color,style=audio_style|18-300
 electronics|Headphones>Earbuds|earbuds,wireless earbuds,in-ear headphones|true wireless,
     noise cancelling,charging case,sweat resistant,touch control,stereo sound,bluetooth 5.3,
     built-in microphone,deep bass,secure fit,low latency,long playtime,one touch pairing,
-    fast charging,ear tips included|color,style=audio_style|12-200
+    fast charging,ear tips included,ipx7 waterproof,transparency mode,hi-fi sound,usb c charging,
+    lightweight design,ergonomic design,voice assistant,hands free calling,led display,workout,
+    running,multipoint connection,auto pairing,gaming mode|color,style=audio_style|12-200
 electronics|Portable Audio>Bluetooth Speakers|bluetooth speaker,portable speaker,smart speaker|
     stereo sound,deep bass,voice assistant,360 degree sound,loud volume,wireless bluetooth,
     compact size,hands free calling,stereo pairing,built-in microphone,aux input,
-    crystal clear sound,app control,fabric finish|color,style=device_style|15-220
+    crystal clear sound,app control,fabric finish,usb c charging,wifi connectivity,multi room,
+    music streaming,home use,outdoor use,party mode,hi-fi audio,lightweight,smart home control,
+    long battery life,led lights,ipx7 waterproof,equalizer|color,style=device_style|15-220
 electronics|Home Audio>Soundbars|soundbar,sound bar,home theater system|dolby atmos,subwoofer,
     hdmi arc,wall mountable,surround sound,optical input,bluetooth streaming,dialogue enhancement,
-    remote control included,night mode,5.1 channel,easy setup,deep bass,dts virtual x|
-    style=audio_style,color|50-400
+    remote control included,night mode,5.1 channel,easy setup,deep bass,dts virtual x,
+    voice assistant,wifi streaming,usb input,tv speaker,movie mode,music mode,3d audio,
+    built-in tweeters,coaxial input,alexa compatible,airplay 2,center channel,cinematic sound,
+    low profile design|style=audio_style,color|50-400
 electronics|Television & Video>Televisions|smart tv,led tv,television|4k ultra hd,smart tv,hdr,
     voice remote,dolby vision,wall mount,120hz display,streaming apps,hdmi 2.1,game mode,
-    quantum dot,slim bezel,dolby audio,energy efficient,alexa compatible|size=screen_size,
-    style=device_style|120-900
+    quantum dot,slim bezel,dolby audio,energy efficient,alexa compatible,led backlight,
+    local dimming,wifi connectivity,bluetooth,google assistant,apple airplay,motion smoothing,
+    wide color gamut,built-in speakers,screen mirroring,parental controls,ai upscaling,hdmi arc,
+    vrr support|size=screen_size,style=device_style|120-900
 electronics|Television & Video>TV Mounts|tv wall mount,tv mount,tv stand mount|full motion,
     tilt and swivel,heavy duty,vesa compatible,cable management,easy install,universal fit,
     low profile,cold rolled steel,mounting hardware,weight capacity,powder coated,safety lock,
-    space saving|size=screen_size,style=device_style|15-90
+    space saving,flat screen,curved tv,oled tv,lcd tv,ul listed,height adjustable,bubble level,
+    anti theft,steel construction,post install leveling,sturdy design,viewing angle,living room,
+    bedroom|size=screen_size,style=device_style|15-90
 electronics|Television & Video>Streaming Devices|streaming stick,streaming media player,hdmi dongle|
     4k ultra hd,voice remote,dolby vision,hdr,high speed,wifi 6,dolby atmos,plug and play,
     usb powered,screen mirroring,live tv,parental controls,private listening,compact size,
-    easy setup|style=device_style,color|25-120
+    easy setup,alexa built-in,google assistant,apple airplay,free channels,hdmi connection,1080p,
+    tv controls,cord cutting,ethernet support,quad core processor,cloud gaming,app store,
+    voice search,travel friendly|style=device_style,color|25-120
 electronics|Computers>Laptops|laptop,notebook computer,chromebook|intel core,solid state drive,
     full hd,backlit keyboard,long battery life,touch screen,fingerprint reader,ultra thin,hd webcam,
-    wifi 6,usb c port,16gb ram,anti glare display,fast charging,metal chassis|capacity,color|250-990
+    wifi 6,usb c port,16gb ram,anti glare display,fast charging,metal chassis,8gb ram,hdmi port,
+    ips display,lightweight,students,business use,stereo speakers,sd card reader,
+    integrated graphics,privacy shutter,numeric keypad,home office,bluetooth 5,2 in 1|capacity,
+    color|250-990
 electronics|Computers>Tablets|tablet,android tablet,drawing tablet|stylus pen,full hd,large display,
     portable design,lightweight,usb c,palm rejection,bluetooth connectivity,eye protection,
-    protective case,slim profile,note taking,digital art,online learning|capacity,color|60-700
+    protective case,slim profile,note taking,digital art,online learning,pressure sensitivity,
+    octa core,wifi connectivity,long battery life,expandable storage,tilt support,graphic design,
+    photo editing,sketching,animation,anti glare,ips screen,laminated display,home office|capacity,
+    color|60-700
 electronics|Computers>Monitors|monitor,gaming monitor,computer monitor|full hd,ips panel,
     144hz refresh rate,eye care,hdmi port,frameless design,freesync compatible,1ms response time,
     vesa mountable,tilt adjustable,built-in speakers,curved screen,wide viewing angle,hdr10,
-    displayport|size=screen_size,style=device_style|90-600
+    displayport,4k uhd,qhd resolution,165hz,g-sync compatible,flicker free,low blue light,
+    height adjustable,pivot rotation,anti glare,headphone jack,office use,adaptive sync,
+    100 percent srgb,dual monitor setup|size=screen_size,style=device_style|90-600
 electronics|Computers>Keyboards & Mice|keyboard,wireless mouse,mechanical keyboard,
     keyboard and mouse combo|rgb backlit,ergonomic design,silent click,rechargeable battery,
     usb receiver,plug and play,wireless bluetooth,multi device,windows and mac,2.4ghz wireless,
-    low profile,long battery life,office use,auto sleep,anti slip base|color,style=device_style|
-    12-150
+    low profile,long battery life,office use,auto sleep,anti slip base,gaming,usb c charging,
+    compact design,laptop compatible,chromebook compatible,programmable,dual mode,low latency,
+    battery indicator,ipad compatible,durable build,on off switch,lightweight,smart tv compatible|
+    color,style=device_style|12-150
 electronics|Computers>Data Storage|external hard drive,usb flash drive,memory card,portable ssd|
     high speed,shockproof,plug and play,large capacity,compact size,data backup,windows and mac,
     backward compatible,pocket size,reliable storage,file transfer,photo storage,durable design,
-    lightweight|capacity,color|8-260
+    lightweight,usb 3,usb c,password protection,hardware encryption,video storage,waterproof,
+    temperature proof,x-ray proof,gaming consoles,android compatible,linux compatible,drag and drop,
+    dustproof,laptop compatible|capacity,color|8-260
 electronics|Computers>Networking|wifi router,mesh wifi system,wifi extender,network switch|
     gigabit ethernet,easy setup,plug and play,ethernet ports,home network,small business,
     stable connection,high speed,low latency,energy efficient,led indicator,compact design,
-    online gaming,heat dissipation|style=device_style,color|25-350
+    online gaming,heat dissipation,wifi 6,dual band,whole home coverage,wpa3 security,
+    app management,parental controls,beamforming,qos,wall mountable,4k streaming,long range,
+    smart home,metal housing,vpn support|style=device_style,color|25-350
 electronics|Computers>Webcams|webcam,web camera,streaming camera|full hd,built-in microphone,
     auto focus,privacy cover,wide angle,plug and play,1080p video,low light correction,
-    noise reduction,usb powered,clip mount,video calls,live streaming,60fps|color,
+    noise reduction,usb powered,clip mount,video calls,live streaming,60fps,4k resolution,
+    tripod mount,dual microphones,zoom compatible,obs compatible,360 degree rotation,face tracking,
+    ai framing,windows and mac,background blur,online classes,glass lens,hdr mode,remote work|color,
     style=device_style|18-120
 electronics|Cell Phones & Accessories>Cases|phone case,protective case,wallet case|shockproof,
     slim fit,wireless charging compatible,card holder,drop protection,kickstand,raised edges,
     military grade,magsafe compatible,precise cutouts,scratch resistant,non slip grip,tpu bumper,
-    camera protection|color,style=phone_model|6-40
+    camera protection,pu leather,wrist strap,rfid blocking,magnetic closure,anti yellowing,
+    screen protector,polycarbonate,lanyard,fingerprint resistant,lightweight,air cushion corners,
+    cute design,dustproof,full body|color,style=phone_model|6-40
 electronics|Cell Phones & Accessories>Chargers|phone charger,wireless charger,car charger,
     charging station|fast charging,usb c,multiple devices,overcharge protection,overheat protection,
     compact design,led indicator,universal compatibility,cable included,travel friendly,
-    fireproof material,iphone compatible,samsung compatible,energy efficient|color,
-    style=device_style|8-60
+    fireproof material,iphone compatible,samsung compatible,energy efficient,power delivery,
+    qi certified,gan technology,dual port,short circuit protection,airpods compatible,
+    android compatible,pixel compatible,ul certified,quick charge,usb a,20w output,home and office,
+    lightweight|color,style=device_style|8-60
 electronics|Cell Phones & Accessories>Cables|charging cable,usb c cable,lightning cable,hdmi cable|
     braided nylon,tangle free,gold plated,high speed,aluminum housing,strain relief,
     reinforced connectors,shielded design,flexible cord,long cable,plug and play,durable design,
-    lifetime warranty,slim connector|length,color|5-30
+    lifetime warranty,slim connector,oxygen free copper,pvc jacket,velcro strap,fray resistant,
+    bend tested,corrosion resistant,heat resistant,universal compatibility,data transfer,
+    stable signal,interference free,home office,car use,premium materials|length,color|5-30
 electronics|Cell Phones & Accessories>Screen Protectors|screen protector,tempered glass,
     privacy screen|bubble free,9h hardness,case friendly,easy install,anti glare,scratch resistant,
     fingerprint resistant,hd clarity,touch sensitive,alignment frame,shatter resistant,ultra thin,
-    full coverage,oleophobic coating|style=phone_model,item package quantity=count|5-25
+    full coverage,oleophobic coating,installation kit,cleaning cloth,dust absorber,rounded edges,
+    high transparency,anti smudge,edge to edge,impact protection,easy removal,no residue,
+    face id compatible,smooth glide,anti blue light,lifetime replacement|style=phone_model,
+    item package quantity=count|5-25
 electronics|Camera & Photo>Digital Cameras|digital camera,vlogging camera,action camera|4k video,
     image stabilization,wide angle,flip screen,high resolution,touch screen,mic input,
     wifi connectivity,time lapse,slow motion,auto focus,live streaming,sd card included,
-    compact size,beginner friendly|color,style=device_style|60-800
+    compact size,beginner friendly,digital zoom,rechargeable battery,hdmi output,webcam mode,
+    face detection,bluetooth,tripod mount,burst mode,night mode,loop recording,usb charging,
+    48mp photos,lightweight body,built-in microphone|color,style=device_style|60-800
 electronics|Camera & Photo>Security Cameras|security camera,doorbell camera,baby monitor|
     night vision,motion detection,two-way audio,cloud storage,1080p hd,app control,local storage,
     real time alerts,wide viewing angle,easy setup,no subscription,live view,alexa compatible,
-    secure encryption|style=device_style,item package quantity=count|25-250
+    secure encryption,2k resolution,wifi enabled,sd card slot,sound detection,person detection,
+    google assistant,smart home,privacy mode,infrared leds,activity zones,event recording,
+    multi user access,plug in power,rechargeable battery|style=device_style,
+    item package quantity=count|25-250
 electronics|Wearable Technology>Smartwatches|smartwatch,fitness tracker,smart watch band|
     water resistant,adjustable strap,soft silicone,quick release,sweat proof,breathable design,
     lightweight,comfortable fit,sport style,skin friendly,interchangeable strap,men and women,
-    durable design,daily wear|color,size=band_size|18-300
+    durable design,daily wear,stainless steel buckle,hypoallergenic,tool free install,
+    outdoor sports,gym workout,unisex design,slim profile,scratch resistant,secure fit,
+    easy to clean,anti slip,odor resistant,fashion accessory,textured pattern|color,size=band_size|
+    18-300
 electronics|Video Games>Gaming Accessories|game controller,gaming mouse,controller charging dock|
     rgb lighting,plug and play,usb c,led indicator,compact design,durable build,lightweight,
-    easy setup,sleek design,gamer gift,matte black,abs plastic,fast charging|color,
-    style=device_style|15-120
+    easy setup,sleek design,gamer gift,matte black,abs plastic,fast charging,pc compatible,
+    multi platform,ergonomic design,anti slip,overcharge protection,rechargeable battery,
+    braided cable,detachable cable,competitive gaming,desk setup,long battery life,smooth finish,
+    textured grip,premium quality|color,style=device_style|15-120
 electronics|Power Accessories>Power Banks|power bank,portable charger,battery pack|fast charging,
     high capacity,led display,dual usb,usb c,travel friendly,20w pd,airline approved,slim design,
     built-in cables,wireless charging,overcharge protection,pass through charging,multiple devices,
-    pocket size|color,capacity=battery|12-80
+    pocket size,lithium polymer,quick charge,iphone compatible,samsung compatible,
+    short circuit protection,temperature control,universal compatibility,emergency backup,
+    camping trips,compact design,low current mode,battery level indicator,fireproof shell,
+    power delivery|color,capacity=battery|12-80
 fashion|Men>Clothing>Shirts>Dress Shirts|men's dress shirt,dress shirt,button down shirt|
     long sleeve,slim fit,wrinkle free,regular fit,button down,stretch fabric,cotton blend,
     spread collar,machine wash,business casual,chest pocket,breathable fabric,poplin fabric,
-    french cuff|color,size=apparel,fit type|16-60
+    french cuff,non iron,oxford cloth,twill weave,point collar,barrel cuff,tailored fit,formal wear,
+    office wear,stain resistant,moisture wicking,curved hem,back pleat,solid color,pearl buttons|
+    color,size=apparel,fit type|16-60
 fashion|Men>Clothing>Shirts>T-Shirts|men's t-shirt,t-shirt,graphic tee|short sleeve,crew neck,
     cotton blend,v neck,moisture wicking,regular fit,100% cotton,tagless label,preshrunk,
-    machine wash,lightweight fabric,ribbed collar,casual wear,double stitched,breathable fabric|
-    color,size=apparel,fit type|8-35
+    machine wash,lightweight fabric,ribbed collar,casual wear,double stitched,breathable fabric,
+    ringspun cotton,heavyweight,jersey knit,soft hand feel,classic fit,athletic fit,screen printed,
+    vintage wash,shoulder taping,side seamed,fade resistant,gym workout,layering essential,
+    gift for men|color,size=apparel,fit type|8-35
 fashion|Men>Clothing>Pants|men's pants,chino pants,cargo pants,jogger pants|relaxed fit,
     elastic waist,stretch fabric,multi pocket,slim fit,tapered leg,machine wash,cotton blend,
-    wrinkle resistant,breathable fabric,durable fabric,casual wear,quick dry,twill fabric|color,
-    size=pants,fit type|18-65
+    wrinkle resistant,breathable fabric,durable fabric,casual wear,quick dry,twill fabric,mid rise,
+    side pockets,stain resistant,soft hand feel,everyday wear,athletic fit,travel friendly,
+    outdoor activities,reinforced seams,easy care,moisture wicking,spandex blend,fade resistant,
+    comfort waistband|color,size=pants,fit type|18-65
 fashion|Men>Clothing>Jeans|men's jeans,denim jeans,jeans|slim fit,straight leg,relaxed fit,
     stretch denim,button fly,classic fit,five pocket,zipper fly,mid rise,machine wash,100% cotton,
-    boot cut,tapered leg,fade resistant,ripped knees|color=denim_wash,size=pants,fit type|22-80
+    boot cut,tapered leg,fade resistant,ripped knees,selvedge denim,rigid denim,belt loops,
+    copper rivets,whiskering,athletic fit,low rise,distressed,workwear,everyday wear,leather patch,
+    contrast stitching,cotton spandex,sanforized|color=denim_wash,size=pants,fit type|22-80
 fashion|Men>Clothing>Jackets & Coats|men's jacket,winter coat,bomber jacket,rain jacket|
     water resistant,zip closure,detachable hood,fleece lined,windproof,zip pockets,elastic cuffs,
     breathable fabric,adjustable hem,inner pocket,outdoor activities,casual style,machine wash,
-    durable fabric|color,size=apparel,fit type|30-160
+    durable fabric,polyester shell,storm flap,ykk zipper,chest pocket,hand warmer pockets,
+    reflective details,hiking,commuting,travel,taped seams,regular fit,snap buttons,all weather,
+    layering|color,size=apparel,fit type|30-160
 fashion|Men>Clothing>Shorts|men's shorts,cargo shorts,swim trunks|elastic waist,quick dry,
     drawstring closure,multi pocket,relaxed fit,lightweight fabric,side pockets,machine wash,
-    summer style,breathable fabric,stretch fabric,casual wear,back pocket,beach vacation|color,
-    size=apparel,fit type|12-40
+    summer style,breathable fabric,stretch fabric,casual wear,back pocket,beach vacation,
+    knee length,9 inch inseam,polyester blend,uv protection,zip pocket,hiking,outdoor activities,
+    moisture wicking,fade resistant,camping,everyday wear,durable stitching,soft waistband,
+    athletic fit|color,size=apparel,fit type|12-40
 fashion|Men>Shoes>Sneakers|men's sneakers,running shoes,walking shoes|non slip,rubber sole,
     breathable mesh,memory foam,lace up,arch support,lightweight design,shock absorbing,knit upper,
-    wide toe box,cushioned collar,removable insole,gym workout,everyday wear|color,size=shoe|25-120
+    wide toe box,cushioned collar,removable insole,gym workout,everyday wear,eva midsole,
+    padded tongue,flexible outsole,heel support,reflective details,wide width,athletic style,
+    jogging,plantar fasciitis,orthotic friendly,casual style,breathable lining,pull tab,
+    travel friendly|color,size=shoe|25-120
 fashion|Men>Shoes>Boots|men's boots,work boots,chelsea boots|steel toe,waterproof,slip resistant,
     leather upper,rubber sole,ankle support,pull on,oil resistant,cushioned insole,goodyear welt,
-    round toe,anti fatigue,shock absorbing,all day comfort|color,size=shoe|40-180
+    round toe,anti fatigue,shock absorbing,all day comfort,full grain leather,pull tabs,
+    padded collar,lug outsole,heel counter,durable stitching,breathable lining,removable insole,
+    ankle height,heat resistant,wide width,casual wear,outdoor work,rugged style|color,size=shoe|
+    40-180
 fashion|Women>Clothing>Dresses|women's dress,maxi dress,midi dress,cocktail dress|short sleeve,
     v neck,a line,floral print,high waist,flowy fabric,pockets,sleeveless,wrap style,ruffle hem,
-    elastic waist,wedding guest,summer style,fully lined,tie waist,square neck|color,size=apparel,
+    elastic waist,wedding guest,summer style,fully lined,tie waist,square neck,smocked bodice,
+    puff sleeve,long sleeve,side slit,back zipper,polka dot,empire waist,date night,formal occasion,
+    wrinkle resistant,hand wash,ruched detail,spaghetti straps,soft fabric|color,size=apparel,
     fit type|18-90
 fashion|Women>Clothing>Tops & Blouses|women's blouse,tunic top,tank top,women's shirt|v neck,
     loose fit,chiffon fabric,casual style,sleeveless,scoop neck,flowy fabric,lightweight fabric,
-    lace trim,floral print,summer style,machine wash,breathable fabric,layering piece|color,
-    size=apparel,fit type|12-45
+    lace trim,floral print,summer style,machine wash,breathable fabric,layering piece,crew neck,
+    ribbed knit,soft rayon,cotton blend,curved hem,solid color,office wear,stretchy fabric,
+    polka dot,tie dye,date night,vacation,slim fit,dressy casual|color,size=apparel,fit type|12-45
 fashion|Women>Clothing>Leggings|women's leggings,yoga pants,workout leggings|high waist,
     tummy control,squat proof,four way stretch,moisture wicking,butt lift,hidden pocket,
-    buttery soft,non see through,compression fit,seamless design,gym workout,ankle length,quick dry|
-    color,size=apparel,fit type|12-45
+    buttery soft,non see through,compression fit,seamless design,gym workout,ankle length,quick dry,
+    side pockets,wide waistband,gusseted crotch,flatlock seams,nylon spandex,full length,
+    yoga practice,running,pilates,loungewear,brushed fabric,anti pilling,breathable fabric,
+    sculpting fit|color,size=apparel,fit type|12-45
 fashion|Women>Clothing>Jeans|women's jeans,skinny jeans,mom jeans|high waist,stretch denim,
     distressed,button closure,five pocket,zipper fly,machine wash,raw hem,ankle length,curvy fit,
-    tummy control,cotton blend,fade resistant,casual style|color=denim_wash,size=pants,fit type|
-    22-80
+    tummy control,cotton blend,fade resistant,casual style,belt loops,butt lift,ripped knees,
+    whiskering,vintage style,soft denim,everyday wear,mid rise,back pockets,contrast stitching,
+    leather patch,copper rivets,spandex blend,full length|color=denim_wash,size=pants,fit type|22-80
 fashion|Women>Clothing>Sweaters|women's sweater,cardigan,pullover sweater|long sleeve,crew neck,
     cable knit,oversized fit,soft knit,chunky knit,ribbed cuffs,drop shoulder,wool blend,
-    warm and cozy,cold weather,layering piece,anti pilling,hand wash|color,size=apparel,fit type|
+    warm and cozy,cold weather,layering piece,anti pilling,hand wash,cashmere blend,merino wool,
+    acrylic yarn,ribbed hem,relaxed fit,fall winter,office wear,lightweight knit,waffle texture,
+    side slits,casual style,itch free,machine washable,holiday gift|color,size=apparel,fit type|
     20-70
 fashion|Women>Clothing>Swimsuits|women's swimsuit,bikini set,one piece swimsuit|tummy control,
     padded cups,adjustable straps,quick dry,high waist,removable pads,chlorine resistant,upf 50,
-    ruched design,v neck,tie back,full coverage,fully lined,push up,beach vacation|color,
-    size=apparel,fit type|16-55
+    ruched design,v neck,tie back,full coverage,fully lined,push up,beach vacation,nylon spandex,
+    four way stretch,halter neck,criss cross back,pool party,tropical print,color block,
+    high cut leg,fade resistant,wireless support,slimming fit,ribbed fabric,honeymoon,soft fabric|
+    color,size=apparel,fit type|16-55
 fashion|Women>Clothing>Activewear|sports bra,workout set,running shorts|moisture wicking,quick dry,
     four way stretch,breathable fabric,lightweight fabric,gym workout,seamless design,flat seams,
-    anti chafing,athletic fit,compression fit,machine wash,yoga practice,odor resistant|color,
+    anti chafing,athletic fit,compression fit,machine wash,yoga practice,odor resistant,
+    reflective details,nylon spandex,mesh panels,running,hiit training,pilates,soft hand feel,
+    cooling fabric,tagless,color block,recycled polyester,cycling,tennis,sun protection|color,
     size=apparel,fit type|12-50
 fashion|Women>Shoes>Sandals|women's sandals,flip flops,platform sandals,slide sandals|open toe,
     arch support,cushioned footbed,non slip,rubber sole,slip on,lightweight design,waterproof,
-    memory foam,beach vacation,summer style,casual style,orthopedic design,vegan leather|color,
+    memory foam,beach vacation,summer style,casual style,orthopedic design,vegan leather,eva sole,
+    textured outsole,quick dry,poolside,shower friendly,anti odor,flexible sole,wide width,
+    plantar fasciitis,indoor outdoor,travel friendly,easy clean,padded straps,heel cup|color,
     size=shoe|15-70
 fashion|Women>Shoes>Heels|high heels,pumps,block heels,stiletto heels|pointed toe,ankle strap,
     slip on,comfortable heel,patent leather,cushioned insole,non slip sole,closed toe,faux suede,
-    wedding party,office wear,elegant style,wide width,classic style|color,size=shoe|25-95
+    wedding party,office wear,elegant style,wide width,classic style,stable heel,padded footbed,
+    leather lining,faux leather,arch support,rubber outsole,prom,bridal,cocktail party,
+    formal events,dress shoes,chic design,sleek silhouette,shock absorbing|color,size=shoe|25-95
 fashion|Women>Shoes>Flats|ballet flats,loafers,women's flats|slip on,round toe,memory foam,
     flexible sole,pointed toe,non slip sole,lightweight design,office wear,vegan leather,
-    cushioned insole,faux suede,everyday wear,wide width,breathable lining|color,size=shoe|18-70
+    cushioned insole,faux suede,everyday wear,wide width,breathable lining,arch support,padded heel,
+    rubber outsole,casual style,work shoes,classic style,genuine leather,walking comfort,
+    low profile,travel friendly,elegant style,all day comfort,shock absorbing,anti odor|color,
+    size=shoe|18-70
 fashion|Women>Handbags & Wallets|handbag,crossbody bag,tote bag,women's wallet|vegan leather,
     zipper closure,multiple pockets,large capacity,card slots,gold hardware,lightweight design,
     water resistant,gift for women,everyday use,durable lining,stylish design,interior zip pocket,
-    travel friendly|color,style=accessory_style|15-120
+    travel friendly,pu leather,genuine leather,magnetic snap,polyester lining,coin pocket,
+    phone compartment,office work,shopping,quilted design,soft texture,metal zipper,dust bag,
+    casual style,rfid blocking|color,style=accessory_style|15-120
 fashion|Women>Jewelry>Necklaces|necklace,pendant necklace,choker necklace|sterling silver,
     gold plated,hypoallergenic,adjustable chain,gift box,cubic zirconia,nickel free,lead free,
-    tarnish resistant,dainty design,lobster clasp,minimalist style,stainless steel,gift for women|
-    color=metal_color,style=accessory_style|12-90
+    tarnish resistant,dainty design,lobster clasp,minimalist style,stainless steel,gift for women,
+    14k gold,extender chain,layering,birthday gift,mothers day gift,valentines day,anniversary gift,
+    waterproof,handmade,everyday wear,jewelry pouch,polished finish,sparkling design,
+    bridesmaid gift|color=metal_color,style=accessory_style|12-90
 fashion|Women>Jewelry>Earrings|earrings,stud earrings,hoop earrings|sterling silver,hypoallergenic,
     gold plated,cubic zirconia,nickel free,gift box,sensitive ears,tarnish resistant,
-    lightweight design,dainty design,stainless steel,minimalist style,gift for women,everyday wear|
-    color=metal_color,style=accessory_style|8-60
+    lightweight design,dainty design,stainless steel,minimalist style,gift for women,everyday wear,
+    14k gold,secure closure,lead free,polished finish,birthday gift,valentines day,anniversary gift,
+    waterproof,handmade,jewelry pouch,sparkling design,pierced ears,mothers day gift,
+    comfortable wear|color=metal_color,style=accessory_style|8-60
 fashion|Women>Jewelry>Rings|ring,engagement ring,stackable rings|sterling silver,cubic zirconia,
     rose gold plated,hypoallergenic,adjustable size,moissanite,comfort fit,tarnish resistant,
-    nickel free,gift box,anniversary gift,white gold plated,dainty design,polished finish|
-    color=metal_color,size=ring|10-120
+    nickel free,gift box,anniversary gift,white gold plated,dainty design,polished finish,14k gold,
+    brilliant cut,prong setting,stainless steel,birthday gift,valentines day,bridal,jewelry pouch,
+    sparkling design,lead free,waterproof,handmade,minimalist style,everyday wear|color=metal_color,
+    size=ring|10-120
 fashion|Novelty & More>Hats & Caps|baseball cap,beanie,sun hat,bucket hat|one size,unisex design,
     soft material,lightweight design,cotton blend,packable design,hand wash,outdoor activities,
-    casual style,embroidered logo,stretch fit,everyday wear,travel friendly,classic style|color,
+    casual style,embroidered logo,stretch fit,everyday wear,travel friendly,classic style,
+    breathable fabric,moisture wicking,hiking,camping,fishing,golf,solid color,fashion accessory,
+    comfortable fit,durable stitching,machine washable,sweat absorbent,soft lining,gift idea|color,
     style=accessory_style|8-35
 fashion|Novelty & More>Socks|crew socks,ankle socks,compression socks|cushioned sole,
     moisture wicking,arch support,breathable cotton,reinforced heel,seamless toe,odor resistant,
-    anti blister,machine wash,men and women,everyday wear,durable knit,ribbed cuff,gym workout|
-    color=sock_color,size=apparel,item package quantity=count|8-30
+    anti blister,machine wash,men and women,everyday wear,durable knit,ribbed cuff,gym workout,
+    merino wool,cotton blend,running,hiking,nylon spandex,bamboo fiber,mesh ventilation,stay up fit,
+    all season,soft yarn,colorfast,athletic style,travel friendly,casual wear|color=sock_color,
+    size=apparel,item package quantity=count|8-30
 fashion|Kids>Clothing|kids t-shirt,toddler dress,kids pajamas,kids hoodie|soft cotton,cartoon print,
     machine wash,tagless label,breathable fabric,cute design,gift for kids,easy care,
-    comfortable fit,skin friendly,durable fabric,fade resistant,playtime,lightweight fabric|color,
-    size=kids,fit type|8-35
+    comfortable fit,skin friendly,durable fabric,fade resistant,playtime,lightweight fabric,
+    organic cotton,boys and girls,back to school,everyday wear,birthday party,animal print,
+    colorful design,long sleeve,cozy feel,stretchy fabric,preshrunk,oeko tex certified,
+    family matching,easy dressing|color,size=kids,fit type|8-35
 fashion|Luggage & Travel Gear|luggage,backpack,duffel bag,carry on suitcase|water resistant,
     expandable,lightweight design,multiple pockets,durable construction,airline approved,
     large capacity,reinforced handles,smooth zippers,business travel,weekend trips,
-    interior organizer,unisex design|color,size=luggage|25-220
+    interior organizer,unisex design,oxford fabric,scratch resistant,compression straps,
+    family vacation,road trips,hidden pocket,anti theft pocket,lockable zippers,shoe compartment,
+    luggage tag,easy to clean,padded interior,heavy duty,carry handle|color,size=luggage|25-220
 fashion|Men>Accessories>Watches|men's watch,wrist watch,quartz watch|stainless steel,
     water resistant,quartz movement,leather strap,date display,chronograph,luminous hands,
     scratch resistant,sapphire crystal,analog display,gift box,business casual,japanese movement,
-    minimalist style|color=metal_color,style=accessory_style|20-250
+    minimalist style,mineral glass,pin buckle,casual style,sport style,gift for men,
+    fathers day gift,large dial,roman numerals,alloy case,mesh band,battery included,classic design,
+    easy to read,precise timekeeping|color=metal_color,style=accessory_style|20-250
 food|Snack Foods>Chips & Crisps|potato chips,tortilla chips,veggie chips,kettle chips|sea salt,
     baked,low sodium,gluten free,non gmo,crunchy texture,party size,single serve,
     no artificial colors,avocado oil,plant based,zero trans fat,kosher certified,
-    individually wrapped,resealable bag|flavor name,size=food_size|4-35
+    individually wrapped,resealable bag,vegan,sunflower oil,bold flavor,kettle cooked,lunch box,
+    no msg,cholesterol free,lightly salted,dairy free,peanut free,small batch,simple ingredients,
+    game day,family size|flavor name,size=food_size|4-35
 food|Snack Foods>Nuts & Seeds|mixed nuts,almonds,cashews,pistachios,trail mix|roasted salted,raw,
     unsalted,dry roasted,heart healthy,high fiber,high protein,keto friendly,non gmo,resealable bag,
-    bulk pack,gluten free,healthy snack,kosher certified|flavor name=nut_flavor,size=food_size|7-45
+    bulk pack,gluten free,healthy snack,kosher certified,vegan,cholesterol free,paleo friendly,
+    healthy fats,on the go,fresh roasted,premium quality,office snack,lunch box,dairy free,
+    plant protein,low carb,energy boost,family size|flavor name=nut_flavor,size=food_size|7-45
 food|Snack Foods>Jerky|beef jerky,turkey jerky,meat sticks|pasture raised,high protein,
     no preservatives,teriyaki,smoked,low carb,keto friendly,gluten free,individually wrapped,
-    sugar free,no nitrites,small batch,resealable bag,msg free,healthy snack|
+    sugar free,no nitrites,small batch,resealable bag,msg free,healthy snack,grass fed,
+    tender texture,marinated,antibiotic free,hormone free,paleo friendly,whole30 approved,on the go,
+    hiking snack,dairy free,soy free,lean protein,made in usa,naturally cured|
     flavor name=jerky_flavor,size=food_size|8-45
 food|Snack Foods>Protein Bars|protein bar,granola bar,energy bar|high protein,low sugar,whole grain,
     chocolate chip,peanut butter,dairy free,gluten free,individually wrapped,non gmo,plant based,
-    high fiber,rolled oats,no artificial sweeteners,kosher certified,healthy snack|flavor name,
+    high fiber,rolled oats,no artificial sweeteners,kosher certified,healthy snack,soy free,vegan,
+    chewy texture,post workout,hiking snack,on the go,lunch box,low calorie,sustained energy,
+    simple ingredients,keto friendly,kid friendly,whey protein,dark chocolate|flavor name,
     item package quantity=count|10-45
 food|Snack Foods>Cookies|cookies,shortbread cookies,sandwich cookies|chocolate chip,real butter,
     family size,whole wheat,individually wrapped,no artificial colors,gluten free,nut free,
-    kosher certified,gift tin,bite size,non gmo,cane sugar,crunchy texture|flavor name,
-    size=food_size|4-30
+    kosher certified,gift tin,bite size,non gmo,cane sugar,crunchy texture,palm oil free,vegan,
+    no preservatives,lunch box,holiday gift,party snack,afternoon tea,classic recipe,bakery style,
+    small batch,no corn syrup,dairy free,egg free,kid friendly|flavor name,size=food_size|4-30
 food|Candy & Chocolate>Chocolate|chocolate bar,dark chocolate,milk chocolate,chocolate truffles|
     fair trade,sea salt,caramel filled,gift box,real cocoa,non gmo,gluten free,kosher certified,
     individually wrapped,belgian chocolate,smooth texture,ethically sourced,holiday gift,
-    no artificial flavors|flavor name,size=food_size|5-50
+    no artificial flavors,cocoa butter,rainforest alliance,valentines day,birthday gift,mothers day,
+    rich flavor,sharing size,party favors,stocking stuffer,no palm oil,single origin,handcrafted,
+    easter basket,corporate gift|flavor name,size=food_size|5-50
 food|Candy & Chocolate>Gummies|gummy candy,gummy bears,sour candy|fruit flavored,sour coating,
     gelatin free,real fruit juice,fat free,vegan friendly,gluten free,no artificial colors,
-    peanut free facility,resealable bag,party size,chewy texture,low sugar,kosher certified|
-    flavor name,size=food_size|4-28
+    peanut free facility,resealable bag,party size,chewy texture,low sugar,kosher certified,
+    individually wrapped,pectin based,dairy free,non gmo,assorted flavors,corn syrup free,
+    natural flavors,party favors,stocking stuffer,easter basket,made in usa,bulk candy,plant based,
+    halal certified|flavor name,size=food_size|4-28
 food|Beverages>Coffee|ground coffee,whole bean coffee,coffee pods,instant coffee|medium roast,
     dark roast,light roast,single origin,arabica beans,decaf,fair trade,usda organic,low acid,
-    bold flavor,freshly roasted,rainforest alliance,kosher certified,smooth taste|
+    bold flavor,freshly roasted,rainforest alliance,kosher certified,smooth taste,small batch,
+    non gmo,gluten free,shade grown,high altitude,full bodied,chocolate notes,nitrogen flushed,
+    sustainably sourced,specialty grade,direct trade,keto friendly,caffeinated,mycotoxin tested|
     flavor name=coffee_flavor,size=food_size|8-50
 food|Beverages>Tea|green tea,black tea,herbal tea,matcha powder|antioxidant rich,usda organic,
     non gmo,kosher certified,sugar free,zero calories,no artificial flavors,fair trade certified,
-    ethically sourced,hot or iced,smooth taste,gluten free,premium quality,rich aroma|
+    ethically sourced,hot or iced,smooth taste,gluten free,premium quality,rich aroma,hand picked,
+    pesticide free,small batch,rainforest alliance,resealable pouch,cold brew,plastic free,
+    sustainably grown,single origin,keto friendly,vegan friendly,all natural,lab tested,whole leaf|
     flavor name=tea_flavor,item package quantity=count|5-35
 food|Beverages>Juices & Water|sparkling water,coconut water,fruit juice,electrolyte drink|
     no sugar added,electrolytes,natural flavors,bpa free packaging,non gmo,gluten free,
     kosher certified,caffeine free,hydrating,no artificial sweeteners,refreshing taste,single serve,
-    shelf stable,ready to drink|flavor name,item package quantity=count|6-40
+    shelf stable,ready to drink,vegan friendly,recyclable packaging,low calorie,usda organic,
+    allergen free,plant based,on the go,post workout,fat free,dairy free,soy free,made in usa,
+    lunch box,nut free|flavor name,item package quantity=count|6-40
 food|Beverages>Sports Drinks & Mixes|protein powder,drink mix,electrolyte powder,pre workout|
     sugar free,muscle recovery,easy mixing,keto friendly,gluten free,non gmo,no artificial colors,
-    stevia sweetened,third party tested,low calorie,gym workout,soy free,vegan friendly,made in usa|
-    flavor name,size=food_size|12-70
+    stevia sweetened,third party tested,low calorie,gym workout,soy free,vegan friendly,made in usa,
+    sports nutrition,energy boost,nsf certified,dairy free,gmp facility,scoop included,
+    clean ingredients,natural flavors,nut free,plant based,athletic performance,endurance training,
+    low carb,great taste|flavor name,size=food_size|12-70
 food|Pantry Staples>Pasta & Noodles|pasta,spaghetti,ramen noodles,rice noodles|gluten free,low carb,
     high fiber,quick cooking,non gmo,plant based,kosher certified,bulk pack,no preservatives,
-    high protein,egg free,low sodium,easy to prepare,family size|size=food_size,
-    item package quantity=count|3-30
+    high protein,egg free,low sodium,easy to prepare,family size,vegan friendly,dairy free,low fat,
+    al dente,usda organic,whole grain,nut free,soy free,cholesterol free,shelf stable,meal prep,
+    no msg,pantry staple,imported|size=food_size,item package quantity=count|3-30
 food|Pantry Staples>Rice & Grains|rice,quinoa,oats,brown rice|whole grain,high fiber,microwavable,
     gluten free,non gmo,usda organic,bulk pack,quick cooking,kosher certified,resealable bag,
-    easy to prepare,low fat,heart healthy,shelf stable|size=food_size,item package quantity=count|
-    4-40
+    easy to prepare,low fat,heart healthy,shelf stable,plant based,vegan friendly,sodium free,
+    cholesterol free,meal prep,pantry staple,family size,dairy free,nut free,sustainably grown,
+    complex carbs,stovetop cooking,premium grade,no additives|size=food_size,
+    item package quantity=count|4-40
 food|Pantry Staples>Sauces|pasta sauce,hot sauce,bbq sauce,soy sauce|low sodium,no sugar added,
     family recipe,small batch,gluten free,non gmo,keto friendly,no preservatives,glass packaging,
-    kosher certified,bold flavor,all natural,fat free,msg free|flavor name=sauce_flavor,
-    size=food_size|4-30
+    kosher certified,bold flavor,all natural,fat free,msg free,vegan friendly,dairy free,
+    paleo friendly,gourmet,marinade,grilling,usda organic,shelf stable,restaurant quality,
+    authentic recipe,no artificial colors,made in usa,plant based,refrigerate after opening|
+    flavor name=sauce_flavor,size=food_size|4-30
 food|Pantry Staples>Condiments & Dressings|salad dressing,mayonnaise,ketchup,mustard|low fat,
     no sugar added,squeeze bottle,vegan friendly,gluten free,keto friendly,non gmo,kosher certified,
-    no preservatives,whole30 approved,paleo friendly,dairy free,tangy flavor,family size|
+    no preservatives,whole30 approved,paleo friendly,dairy free,tangy flavor,family size,
+    usda organic,sandwich spread,dipping sauce,low sodium,no artificial flavors,soy free,nut free,
+    shelf stable,single serve,restaurant quality,made in usa,all natural,classic recipe,bbq cookout|
     flavor name,size=food_size|3-25
 food|Pantry Staples>Spices & Seasonings|seasoning blend,ground cinnamon,black pepper,sea salt|
     gourmet spices,no msg,organic spices,non gmo,kosher certified,gluten free,no fillers,
-    non irradiated,bulk pack,resealable bag,all natural,small batch,rich aroma,restaurant quality|
-    size=food_size,item package quantity=count|4-30
+    non irradiated,bulk pack,resealable bag,all natural,small batch,rich aroma,restaurant quality,
+    finely ground,shaker jar,vegan friendly,keto friendly,paleo friendly,whole30 approved,
+    ethically sourced,lab tested,everyday cooking,grilling,baking,sugar free,pantry essential,
+    dairy free|size=food_size,item package quantity=count|4-30
 food|Pantry Staples>Oils & Vinegars|olive oil,avocado oil,coconut oil,balsamic vinegar|non gmo,
     usda organic,kosher certified,glass packaging,single origin,gluten free,keto friendly,
     whole30 approved,paleo friendly,rich flavor,sustainably sourced,no additives,small batch,
-    family size|size=food_size,item package quantity=count|6-40
+    family size,salad dressing,marinades,vegan friendly,dairy free,cholesterol free,imported,
+    dark bottle,pour spout,gourmet,mediterranean diet,bread dipping,kitchen staple,soy free,
+    chef quality|size=food_size,item package quantity=count|6-40
 food|Pantry Staples>Baking Supplies|baking mix,almond flour,cake mix,pancake mix|gluten free,
     keto friendly,almond flour,easy to make,low sugar,non gmo,kosher certified,grain free,
-    high protein,no preservatives,paleo friendly,dairy free,resealable bag,family size|flavor name,
-    size=food_size|4-30
+    high protein,no preservatives,paleo friendly,dairy free,resealable bag,family size,
+    vegan friendly,egg free,soy free,low carb,home baking,all natural,fiber rich,usda organic,
+    no artificial flavors,made in usa,bakery quality,diabetic friendly,shelf stable,pantry staple|
+    flavor name,size=food_size|4-30
 food|Breakfast Foods>Cereal|cereal,granola,oatmeal cups|whole grain,high fiber,low sugar,
     heart healthy,added vitamins,gluten free,non gmo,high protein,plant based,kosher certified,
-    real fruit,no artificial flavors,usda organic,ancient grains|flavor name,size=food_size|4-30
+    real fruit,no artificial flavors,usda organic,ancient grains,vegan friendly,dairy free,nut free,
+    soy free,on the go,kids breakfast,family size,low fat,cholesterol free,iron fortified,
+    no corn syrup,low sodium,resealable bag,healthy snack|flavor name,size=food_size|4-30
 food|Breakfast Foods>Spreads|peanut butter,almond butter,honey,fruit jam|non gmo,usda organic,
     gluten free,kosher certified,glass jar,no preservatives,all natural,small batch,family owned,
-    squeeze bottle,single serve,rich flavor,shelf stable,dairy free|flavor name=spread_flavor,
-    size=food_size|5-35
+    squeeze bottle,single serve,rich flavor,shelf stable,dairy free,no palm oil,no added sugar,
+    toast topping,sandwich spread,made in usa,bpa free,cholesterol free,soy free,kid friendly,
+    lunch box,baking ingredient,no artificial colors,no corn syrup,simple ingredients|
+    flavor name=spread_flavor,size=food_size|5-35
 food|Dairy, Cheese & Eggs|cheese,cheese crisps,shelf stable milk,powdered milk|lactose free,
     grass fed,shelf stable,high calcium,high protein,gluten free,rbst free,non gmo,usda organic,
-    kosher certified,no preservatives,pasture raised,vitamin d added,no artificial colors|
+    kosher certified,no preservatives,pasture raised,vitamin d added,no artificial colors,
+    real dairy,antibiotic free,family farms,made in usa,low carb,no added sugar,halal certified,
+    bulk pack,vegetarian,creamy texture,farm fresh,pantry staple,resealable pouch,all natural|
     flavor name,size=food_size|5-40
 food|Meat & Seafood|canned tuna,smoked salmon,canned chicken,sardines|boneless skinless,
     high protein,ready to eat,keto friendly,gluten free,low carb,paleo friendly,whole30 approved,
-    shelf stable,bpa free packaging,responsibly sourced,no preservatives,easy open,non gmo|
-    flavor name,item package quantity=count|6-55
+    shelf stable,bpa free packaging,responsibly sourced,no preservatives,easy open,non gmo,
+    low sodium,dairy free,soy free,meal prep,salad topper,sandwich filling,camping food,on the go,
+    low fat,msg free,sugar free,fully cooked,pantry staple,emergency food|flavor name,
+    item package quantity=count|6-55
 food|Gift Baskets|gift basket,snack box,care package,holiday gift set|gourmet snacks,gift box,
     assorted variety,holiday gift,birthday gift,individually wrapped,corporate gift,thank you gift,
-    sympathy gift,sweet and savory,hand packed,college students,gift for women,kosher certified|
-    style=gift_style,item package quantity=count|20-95
+    sympathy gift,sweet and savory,hand packed,college students,gift for women,kosher certified,
+    gift for men,get well soon,mothers day,fathers day,christmas,valentines day,anniversary,
+    housewarming,ready to give,greeting card included,office party,family sharing,
+    employee appreciation,graduation|style=gift_style,item package quantity=count|20-95
 food|Baby Foods|baby food pouches,baby formula,baby snacks,teething wafers|no added sugar,
     organic ingredients,easy to digest,iron fortified,non gmo,no preservatives,gluten free,
     no artificial colors,pediatrician recommended,kosher certified,nut free,probiotic cultures,
-    made in usa,heavy metal tested|flavor name,item package quantity=count|8-45
+    made in usa,heavy metal tested,bpa free,infant nutrition,toddler approved,on the go,
+    no added salt,allergen friendly,soy free,travel friendly,clean ingredients,pesticide free,
+    glyphosate free,egg free,vitamin rich,daycare friendly|flavor name,item package quantity=count|
+    8-45
 furniture|Living Room Furniture>Sofas & Couches|sofa,loveseat,sectional couch,futon|mid century,
     velvet fabric,removable cushions,solid wood legs,convertible design,tufted backrest,
     high density foam,easy assembly,living room,deep seat,pet friendly,performance fabric,
-    throw pillows included,sturdy frame,linen fabric|color,material type|180-990
+    throw pillows included,sturdy frame,linen fabric,faux leather,chenille upholstery,
+    stain resistant,pocket coils,kiln dried frame,apartment size,rolled arms,plush cushions,
+    boucle fabric,modern design,upholstered,family room,easy clean,scratch resistant|color,
+    material type|180-990
 furniture|Living Room Furniture>Chairs|accent chair,armchair,recliner chair,rocking chair|
     mid century,upholstered,high back,swivel base,padded seat,lumbar pillow,living room,
-    reading nook,linen fabric,boucle fabric,wide seat,sturdy frame,easy assembly,nursery room|color,
-    material type|60-450
+    reading nook,linen fabric,boucle fabric,wide seat,sturdy frame,easy assembly,nursery room,
+    solid wood legs,velvet fabric,faux leather,high density foam,bedroom,pocket springs,
+    ergonomic design,weight capacity,modern design,button tufted,oversized,stain resistant,
+    padded armrests,thick cushion|color,material type|60-450
 furniture|Living Room Furniture>Coffee Tables|coffee table,side table,end table,nesting tables|
     solid wood,tempered glass,storage shelf,round shape,rustic finish,metal frame,space saving,
     faux marble,living room,farmhouse design,hairpin legs,industrial design,water resistant,
-    easy assembly,mid century|color,size=table_size|40-300
+    easy assembly,mid century,drawer storage,scratch resistant,engineered wood,sturdy frame,
+    minimalist style,small space,heat resistant,boho style,adjustable feet,acacia wood,
+    modern design,wood grain,rounded corners,easy clean|color,size=table_size|40-300
 furniture|Living Room Furniture>TV Stands|tv stand,media console,entertainment center|
     storage cabinet,cable management,open shelves,farmhouse style,led lights,sliding barn door,
     glass doors,built-in outlets,engineered wood,mid century,adjustable shelves,soft close,anti tip,
-    living room,wood grain|color,size=table_size|60-400
+    living room,wood grain,weight capacity,easy assembly,sturdy frame,gaming console,rustic finish,
+    high gloss,metal legs,modern design,bedroom,scratch resistant,drawer storage,minimalist style,
+    water resistant,ventilation holes|color,size=table_size|60-400
 furniture|Living Room Furniture>Bookcases|bookcase,bookshelf,ladder shelf,cube organizer|
     open shelves,wall anchor,sturdy frame,industrial style,engineered wood,space saving,
     easy assembly,home office,living room,adjustable feet,weight capacity,freestanding,kids room,
-    modern design|color,size=shelf_size|35-260
+    modern design,metal frame,solid wood,rustic finish,farmhouse style,display shelf,bedroom,
+    mid century,scratch resistant,minimalist style,wood grain,plant stand,study room,
+    water resistant,small space|color,size=shelf_size|35-260
 furniture|Bedroom Furniture>Beds & Frames|bed frame,platform bed,bunk bed,upholstered bed|
     no box spring needed,wood slats,headboard included,under bed storage,noise free,easy assembly,
-    heavy duty,weight capacity,solid wood,sturdy frame,space saving,bedroom,mid century|color,
-    size=bed_size|120-900
+    heavy duty,weight capacity,solid wood,sturdy frame,space saving,bedroom,mid century,metal frame,
+    guest room,kids room,anti slip,center support legs,mattress foundation,modern design,
+    farmhouse style,rustic finish,scratch resistant,easy clean,dorm room,pine wood,rounded corners|
+    color,size=bed_size|120-900
 furniture|Bedroom Furniture>Mattresses|mattress,memory foam mattress,mattress topper|memory foam,
     cooling gel,medium firm,pressure relief,motion isolation,certipur certified,breathable cover,
     hypoallergenic,fiberglass free,spine alignment,plush comfort,non toxic,odor free,
-    dust mite resistant|size=bed_size,material type|90-900
+    dust mite resistant,compressed packaging,back pain relief,side sleepers,temperature regulating,
+    removable cover,non slip bottom,zoned support,green tea infused,adjustable base compatible,
+    deep sleep,ventilated design,high density,organic cotton,quilted top|size=bed_size,
+    material type|90-900
 furniture|Bedroom Furniture>Dressers|dresser,chest of drawers,nightstand|wood grain,anti tip,
     metal handles,smooth glide,solid wood,easy assembly,engineered wood,bedroom,storage space,
-    soft close,mid century,farmhouse style,scratch resistant,sturdy frame|color,size=drawer_count|
-    60-450
+    soft close,mid century,farmhouse style,scratch resistant,sturdy frame,deep drawers,
+    ball bearing slides,rustic finish,modern design,living room,kids room,nursery room,small space,
+    clothes storage,dovetail joints,minimalist style,metal frame,wooden top,water resistant|color,
+    size=drawer_count|60-450
 furniture|Home Office Furniture>Desks|computer desk,standing desk,writing desk,l-shaped desk|
     monitor shelf,cable management,sturdy frame,keyboard tray,home office,easy assembly,
     storage shelf,metal frame,space saving,headphone hook,water resistant,large desktop,
-    adjustable feet,modern design|color,size=table_size|70-600
+    adjustable feet,modern design,engineered wood,solid wood,scratch resistant,carbon steel,
+    study table,small space,wood grain,ergonomic design,drawer storage,power outlet,usb ports,
+    bedroom,rustic finish,anti wobble|color,size=table_size|70-600
 furniture|Home Office Furniture>Office Chairs|office chair,gaming chair,desk chair,ergonomic chair|
     lumbar support,adjustable height,breathable mesh,padded armrests,360 swivel,headrest,
     reclining function,caster wheels,weight capacity,high density foam,easy assembly,flip up arms,
-    home office,bifma certified|color,style=chair_style|60-450
+    home office,bifma certified,tilt lock,ergonomic design,pu leather,silent casters,gas cylinder,
+    waterfall seat,memory foam,big and tall,long hours,nylon base,adjustable armrests,study room,
+    breathable fabric,contoured backrest|color,style=chair_style|60-450
 furniture|Kitchen & Dining Room Furniture>Dining Sets|dining table set,dining table,kitchen table|
     seats 4,solid wood,extendable table,counter height,farmhouse style,mid century,easy assembly,
-    small space,round shape,metal frame,faux marble,dining room,drop leaf,easy clean|color,
-    size=table_size|120-900
+    small space,round shape,metal frame,faux marble,dining room,drop leaf,easy clean,breakfast nook,
+    sturdy frame,wood grain,pedestal base,tempered glass,scratch resistant,heat resistant,
+    water resistant,apartment size,rustic finish,modern design,engineered wood,trestle base,
+    industrial style|color,size=table_size|120-900
 furniture|Kitchen & Dining Room Furniture>Bar Stools|bar stool,counter stool,kitchen stool|
     counter height,swivel seat,back support,footrest,faux leather,adjustable height,upholstered,
-    metal frame,solid wood,non slip pads,easy assembly,kitchen island,weight capacity,padded seat|
-    color,item package quantity=count|40-300
+    metal frame,solid wood,non slip pads,easy assembly,kitchen island,weight capacity,padded seat,
+    bar height,armless,gas lift,chrome base,mid century,farmhouse style,modern design,home bar,
+    velvet fabric,saddle seat,rustic finish,industrial style,wipe clean,curved backrest|color,
+    item package quantity=count|40-300
 furniture|Entryway Furniture|shoe rack,coat rack,storage bench,hall tree|entryway storage,
     space saving,easy assembly,sturdy frame,industrial design,freestanding,mudroom,
     home organization,heavy duty,rustic finish,stable structure,modern design,scratch resistant,
-    narrow hallway|color,size=shelf_size|25-200
+    narrow hallway,metal frame,engineered wood,solid wood,front door,farmhouse style,wood grain,
+    weight capacity,adjustable feet,wall anchor,living room,bedroom,small space,water resistant,
+    multi functional|color,size=shelf_size|25-200
 furniture|Bathroom Furniture|bathroom cabinet,over the toilet storage,bathroom shelf|
     moisture resistant,adjustable shelves,small space,easy assembly,anti tip,white finish,
     engineered wood,towel storage,toiletry organization,modern design,farmhouse style,open shelves,
-    sturdy frame,easy clean|color,material type|30-220
+    sturdy frame,easy clean,space saving,bathroom storage,freestanding,wood grain,rustic finish,
+    metal frame,laundry room,powder room,linen storage,mildew resistant,rust resistant,
+    adjustable feet,shaker style,guest bathroom|color,material type|30-220
 furniture|Kids' Furniture|kids table and chair set,toy storage organizer,kids bookshelf|
     rounded corners,non toxic paint,easy assembly,kids room,playroom,child safe,sturdy frame,
     easy clean,bright colors,montessori style,toddler friendly,space saving,nursery room,
-    durable construction|color,material type|30-200
+    durable construction,solid wood,bpa free,anti tip,lightweight,daycare,classroom,reading corner,
+    smooth edges,water based finish,low height,gift for kids,homeschool,astm certified,kid sized|
+    color,material type|30-200
 furniture|Game & Recreation Room Furniture|gaming desk,bean bag chair,floor chair|cup holder,
     game room,ergonomic design,space saving,dorm room,teens and adults,gamer gift,modern design,
-    lightweight,easy to move,durable design,bedroom,living room,compact size|color,size=bag_size|
-    40-350
+    lightweight,easy to move,durable design,bedroom,living room,compact size,gaming setup,
+    video games,movie night,playroom,basement,man cave,easy clean,esports,console gaming,
+    home theater,teen room,birthday gift,stain resistant,reading nook|color,size=bag_size|40-350
 furniture|Outdoor Furniture|patio furniture set,outdoor chair,porch swing,hammock|weather resistant,
     rust resistant,uv resistant,backyard,garden,weight capacity,easy assembly,fade resistant,
-    heavy duty,poolside,sturdy frame,balcony,outdoor use,quick drying|color,material type|60-900
+    heavy duty,poolside,sturdy frame,balcony,outdoor use,quick drying,patio,front porch,
+    powder coated steel,olefin fabric,cushions included,mildew resistant,breathable fabric,lawn,
+    sunroom,outdoor living,summer lounging,deck,coastal style,lake house|color,material type|60-900
 furniture|Accent Furniture>Ottomans|ottoman,storage ottoman,pouf,footstool|velvet fabric,
     tufted design,round shape,faux leather,living room,footrest,extra seating,lightweight,
-    removable cover,linen fabric,high density foam,non slip pads,boho style,weight capacity|color,
+    removable cover,linen fabric,high density foam,non slip pads,boho style,weight capacity,
+    solid wood legs,bedroom,sturdy frame,easy clean,mid century,modern design,vanity seat,
+    nursery room,entryway,dorm room,handmade,compact size,stain resistant,padded top|color,
     size=ottoman_size|25-180
 furniture|Accent Furniture>Mirrors|wall mirror,full length mirror,vanity mirror|metal frame,
     shatterproof,led lighted,hd clarity,frameless design,bedroom,bathroom,round shape,arched top,
-    beveled edge,modern design,copper free,easy install,boho style|color,size=mirror_size|25-260
+    beveled edge,modern design,copper free,easy install,boho style,aluminum frame,hanging hardware,
+    living room,entryway,dressing room,silver backing,anti rust,distortion free,
+    vertical or horizontal,farmhouse style,wood frame,moisture resistant,minimalist style,
+    wall decor|color,size=mirror_size|25-260
 furniture|Accent Furniture>Room Dividers|room divider,folding screen,privacy screen|folding panels,
     freestanding,privacy protection,portable design,partition wall,lightweight,no assembly,
     space saving,fabric panels,wood frame,double hinged,home office,studio apartment,
-    decorative design|color,size=divider_panels|40-260
+    decorative design,paulownia wood,shoji style,classroom,bedroom,living room,dorm room,
+    light filtering,metal frame,photo backdrop,boho style,easy storage,support feet,changing area,
+    cutout pattern|color,size=divider_panels|40-260
 furniture|Storage & Organization>Storage Cabinets|storage cabinet,kitchen pantry cabinet,
     file cabinet|adjustable shelves,lockable doors,anti tip,large storage,engineered wood,
     easy assembly,home office,space saving,freestanding,sturdy frame,soft close,white finish,
-    durable construction,scratch resistant|color,material type|60-450
+    durable construction,scratch resistant,powder coated steel,garage storage,laundry room,
+    wood grain,hinged doors,utility room,bedroom,moisture resistant,modern design,farmhouse style,
+    adjustable feet,drawer storage,home organization,rustic finish|color,material type|60-450
 furniture|Storage & Organization>Closet Systems|closet organizer,clothes rack,wardrobe closet|
     heavy duty,adjustable shelves,hanging rod,portable closet,space saving,easy assembly,
     metal frame,freestanding,non slip feet,weight capacity,bedroom,rust resistant,shoe storage,
-    dorm room|color,size=shelf_size|25-250
+    dorm room,steel tube,clothes storage,walk in closet,laundry room,entryway,side hooks,
+    expandable design,adjustable height,small space,powder coated,stable structure,modern design,
+    home organization,guest room|color,size=shelf_size|25-250
 """
 # fmt: on
 

@@ -119,14 +119,16 @@ def play_episode(
     seed: int | None,
     max_steps: int | None = None,
     admissible: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Trajectory:
-    """Reset ``env`` with ``seed`` and let ``agent`` act until the episode ends, the agent has no
-    move, or ``max_steps`` steps were taken; ``admissible`` records each step's admissible
-    actions (what behaviour cloning learns to choose from)."""
+    """Reset ``env`` with ``seed`` (and reset ``options``, e.g. ``{"task_id": ...}``) and let
+    ``agent`` act until the episode ends, the agent has no move, or ``max_steps`` steps were
+    taken; ``admissible`` records each step's admissible actions (what behaviour cloning learns
+    to choose from)."""
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset(seed)
-    observation, info = env.reset(seed=seed)
+    observation, info = env.reset(seed=seed, options=options)
     trajectory = new_trajectory(env, seed, observation, info)
     while max_steps is None or trajectory.length < max_steps:
         action = agent.act(observation, info)

@@ -1,4 +1,9 @@
-"""``agentgym bench``: the built-in agents on the installed envs, written up as a report.
+"""``agentgym bench`` and ``agentgym leaderboard``: benchmark runs and the verified leaderboard.
+
+- ``bench run``: one agent on a suite (``benchmarks/suites``), resumable, in worker processes.
+- ``bench baselines``: random vs oracle on the installed envs, a quick sanity report.
+- ``leaderboard submit RUN_DIR``: replay the run; if it verifies, add it to the board.
+- ``leaderboard build``: rebuild the board's README.md and index.html from its submissions.
 
 Added to the ``agentgym`` command through the ``agentgym.commands`` entry point, so the env
 package never imports the benchmark code.
@@ -51,9 +56,92 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs; values read as YAML scalars (numbers, booleans), else strings."""
+    import yaml
+
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--agent-option takes KEY=VALUE, got {pair!r}")
+        options[key] = yaml.safe_load(value) if value else ""
+    return options
+
+
+def cmd_bench_run(args: argparse.Namespace) -> int:
+    from agentgym_bench import agent_specs
+    from agentgym_bench.suite_runner import RunMismatch, RunSettings, run_suite
+    from agentgym_bench.suites import SuiteError, resolve
+
+    if args.workers < 1 or args.episode_timeout <= 0:
+        raise UsageError("--workers must be at least 1 and --episode-timeout positive")
+    spec = args.agent
+    if ":" not in spec and spec not in agent_specs.BUILT_IN:
+        from agentgym_envs.registration import did_you_mean
+
+        raise UsageError(f"unknown agent {spec!r}{did_you_mean(spec, agent_specs.BUILT_IN)}; "
+                         "or openai:MODEL, or package.module:callable")  # fmt: skip
+    for env_id in args.env or []:
+        entry_for(env_id)  # a typo fails now, with a suggestion
+    try:
+        suite = resolve(args.suite, env_ids=args.env)
+    except SuiteError as error:
+        raise UsageError(str(error)) from error
+    for env_id, why in suite.skipped.items():
+        print(f"skipping {env_id}: {why}")
+    if not suite.episodes:
+        raise UsageError(f"suite {suite.name}: no episodes on the installed envs")
+    out = Path(args.out or f"runs/{suite.name}/{_slug(spec)}")
+    settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
+                           args.episode_timeout)  # fmt: skip
+    print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes, "
+          f"hash {suite.hash[:12]}) -> {out}")  # fmt: skip
+    try:
+        paths = run_suite(suite, settings, out, retry_errors=args.retry_errors)
+    except RunMismatch as error:
+        raise UsageError(str(error)) from error
+    print(paths["report"].read_text(encoding="utf-8"))
+    print("Wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
 def add_bench_command(sub: Any) -> None:
-    """Add ``bench`` to the ``agentgym`` subparsers ``sub``."""
-    p = sub.add_parser("bench", help="benchmark the built-in agents and write a leaderboard report")
+    """Add ``bench`` (``run``, ``baselines``) to the ``agentgym`` subparsers ``sub``."""
+    bench = sub.add_parser("bench", help="benchmark agents on suites of tasks")
+    commands = bench.add_subparsers(dest="bench_command", required=True)
+    p = commands.add_parser(
+        "run", help="play one agent on a suite (resumable; results, summary and report in --out)"
+    )
+    p.add_argument("--suite", default="quick",
+                   help="suite name in benchmarks/suites (quick, full) or a YAML path")  # fmt: skip
+    p.add_argument(
+        "--agent",
+        required=True,
+        help="random, oracle, webshop-rule, openai:MODEL (an OpenAI-compatible endpoint: "
+        "--agent-option base_url=... or OPENAI_BASE_URL), or package.module:callable",
+    )
+    p.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="passed to the agent (e.g. temperature=0.2, max_tokens=128, "
+                   "base_url=http://127.0.0.1:8000/v1); repeatable")  # fmt: skip
+    p.add_argument("--env", action="append", default=None, metavar="ENV_ID",
+                   help="run only this env id of the suite (repeatable)")  # fmt: skip
+    p.add_argument("--out", default=None,
+                   help="run folder (default runs/<suite>/<agent>); rerun to resume")  # fmt: skip
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--episode-timeout", type=float, default=600.0,
+                   help="seconds before an episode counts as timed out (default 600)")  # fmt: skip
+    p.add_argument("--retry-errors", action="store_true",
+                   help="play again the episodes a previous run recorded as errors")  # fmt: skip
+    p.set_defaults(func=cmd_bench_run)
+
+    p = commands.add_parser("baselines", help="random vs oracle on the installed envs, a report")
     p.add_argument(
         "--envs", nargs="*", default=None, help="env ids (default: one id per installed env family)"
     )
@@ -89,4 +177,33 @@ def add_bench_command(sub: Any) -> None:
     p.set_defaults(func=cmd_bench)
 
 
-__all__ = ["add_bench_command", "cmd_bench"]
+def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
+    from agentgym_bench.leaderboard import submit
+
+    accepted, message = submit(Path(args.run_dir), Path(args.to))
+    print(message)
+    return 0 if accepted else 1
+
+
+def cmd_leaderboard_build(args: argparse.Namespace) -> int:
+    from agentgym_bench.leaderboard_site import build_site
+
+    paths = build_site(Path(args.to))
+    print(f"Wrote {paths['readme']} and {paths['html']}")
+    return 0
+
+
+def add_leaderboard_command(sub: Any) -> None:
+    """Add ``leaderboard`` (``submit``, ``build``) to the ``agentgym`` subparsers ``sub``."""
+    board = sub.add_parser("leaderboard", help="verify runs by replay and build the leaderboard")
+    commands = board.add_subparsers(dest="leaderboard_command", required=True)
+    p = commands.add_parser("submit", help="replay a run; if it verifies, add it to the board")
+    p.add_argument("run_dir", help="a folder written by `agentgym bench run`")
+    p.add_argument("--to", default="leaderboards", help="leaderboard folder (default leaderboards)")
+    p.set_defaults(func=cmd_leaderboard_submit)
+    p = commands.add_parser("build", help="rebuild README.md and index.html from submissions/")
+    p.add_argument("--to", default="leaderboards", help="leaderboard folder (default leaderboards)")
+    p.set_defaults(func=cmd_leaderboard_build)
+
+
+__all__ = ["add_bench_command", "add_leaderboard_command", "cmd_bench", "cmd_bench_run"]

@@ -108,9 +108,12 @@ def test_registry_entries_name_their_family_and_how_to_install_them():
         (["check", "AgentGym/Nope-v0"], "unknown env id 'AgentGym/Nope-v0'; did you mean"),
         (["check", "AgentGym/toy-v0"], "did you mean AgentGym/Toy-v0?"),
         (["play", "webshop"], "did you mean AgentGym/WebShop-v0?"),
-        (["bench", "--agents", "orcale"], "unknown agent 'orcale'; did you mean oracle?"),
-        (["bench", "--envs", "AgentGym/Toy-v9"], "did you mean AgentGym/Toy-v0?"),
-        (["bench", "--episodes", "0"], "--episodes must be at least 1"),
+        (
+            ["bench", "baselines", "--agents", "orcale"],
+            "unknown agent 'orcale'; did you mean oracle?",
+        ),
+        (["bench", "baselines", "--envs", "AgentGym/Toy-v9"], "did you mean AgentGym/Toy-v0?"),
+        (["bench", "baselines", "--episodes", "0"], "--episodes must be at least 1"),
         (["play", "AgentGym/Toy-v0", "--env-kwarg", "nope"], "--env-kwarg takes KEY=VALUE"),
         (
             ["play", "AgentGym/Toy-v0", "--env-kwarg", "colour=1"],
@@ -165,6 +168,7 @@ def test_bench_writes_a_report(tmp_path):
     code = main(
         [
             "bench",
+            "baselines",
             "--envs",
             "AgentGym/Toy-v0",
             "--episodes",

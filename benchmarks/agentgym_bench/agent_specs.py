@@ -1,0 +1,75 @@
+"""Agents the benchmark runner can play, named on the command line.
+
+- ``random`` / ``oracle``: the built-in floor and ceiling (``agentgym_envs.agents``).
+- ``webshop-rule``: the WebShop paper's rule baseline (search the instruction, open the first
+  result, buy it without choosing options; paper: 45.6 score, 9.6% success).
+- ``openai:MODEL``: any OpenAI-compatible chat endpoint (``llm_agents``).
+- ``package.module:callable``: your own; ``callable(env, **options)`` returns an object with
+  ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``.
+
+Each worker process builds one agent per env it plays, so agents need not be picklable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+import gymnasium as gym
+
+from agentgym_envs.agents import AGENTS, make_agent
+
+_PRODUCT_CLICK = re.compile(r"click\[b0[0-9a-z]{8}\]")
+
+
+class WebShopRuleAgent:
+    """The WebShop paper's rule baseline, on the text env's admissible actions."""
+
+    name = "webshop-rule"
+
+    def act(self, observation: str, info: dict[str, Any]) -> str | None:
+        actions = info.get("admissible_actions") or []
+        if "click[buy now]" in actions:
+            return "click[buy now]"
+        products = [a for a in actions if _PRODUCT_CLICK.fullmatch(a)]
+        if products:
+            return products[0]
+        return f"search[{info.get('goal') or ''}]"
+
+
+BUILT_IN = (*AGENTS, "webshop-rule")
+
+
+def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
+    """The agent ``spec`` names, for ``env`` (see the module docstring)."""
+    options = dict(options or {})
+    if spec in AGENTS:
+        return make_agent(spec)
+    if spec == "webshop-rule":
+        return WebShopRuleAgent()
+    if spec.startswith("openai:"):
+        from agentgym_bench.llm_agents import make_llm_agent
+
+        return make_llm_agent(spec, env, **options)
+    module_name, _, attribute = spec.partition(":")
+    if not attribute or not module_name:
+        raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "
+                         "openai:MODEL, or package.module:callable")  # fmt: skip
+    try:
+        factory = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(
+            f"agent {spec!r}: cannot load {attribute} from {module_name}: {error}"
+        ) from error
+    return factory(env, **options)
+
+
+def describe(spec: str, agent: Any) -> dict[str, Any]:
+    """What a result records about the agent: its spec and its own ``describe()`` if any."""
+    own = getattr(agent, "describe", None)
+    description = dict(own()) if callable(own) else {}
+    return {"spec": spec, **description}
+
+
+__all__ = ["BUILT_IN", "WebShopRuleAgent", "describe", "make"]

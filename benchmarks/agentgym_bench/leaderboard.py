@@ -1,0 +1,76 @@
+"""Leaderboard submissions: a run lands on the board only after its replay verifies.
+
+``submit`` replays the run (``replay.verify_run``); a rejected run is reported with its reasons
+and nothing is written. An accepted one is stored as ``submissions/<id>/`` (run.json with the
+agent's name, suite, provenance; summary.json; the episodes gzipped; verification.json) and the
+board (README.md, index.html, plots) is rebuilt. The id names agent, suite and the episodes'
+digest, so submitting the same run twice replaces it instead of adding a row.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+from agentgym_bench.replay import Verification, verify_run
+from agentgym_bench.suite_runner import EPISODES_FILE, RUN_FILE, SUMMARY_FILE, now
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def submission_id(run: dict, episodes_bytes: bytes) -> str:
+    digest = hashlib.sha256(episodes_bytes).hexdigest()[:10]
+    suite = run["suite"]
+    return f"{_slug(run['agent']['spec'])}-{suite['name']}-v{suite['version']}-{digest}"
+
+
+def store(check: Verification, board: Path) -> Path:
+    """Write a verified run into ``board/submissions``; the folder it went to."""
+    run_dir = check.run_dir
+    run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
+    episodes = (run_dir / EPISODES_FILE).read_bytes()
+    folder = board / "submissions" / submission_id(run, episodes)
+    staging = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    description = run["agent"].get("description") or {}
+    entry = {
+        "agent": {"name": run["agent"]["spec"], "description": description},
+        "suite": run["suite"],
+        "provenance": run["provenance"],
+        "started": run.get("started"),
+        "finished": run.get("finished"),
+    }
+    (staging / RUN_FILE).write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
+    shutil.copyfile(run_dir / SUMMARY_FILE, staging / SUMMARY_FILE)
+    (staging / (EPISODES_FILE + ".gz")).write_bytes(gzip.compress(episodes, mtime=0))
+    verification = {"verified": True, "replayed_episodes": check.replayed_episodes,
+                     "replayed_steps": check.replayed_steps, "checked_at": now()}  # fmt: skip
+    (staging / "verification.json").write_text(json.dumps(verification, indent=2) + "\n",
+                                               encoding="utf-8")  # fmt: skip
+    shutil.rmtree(folder, ignore_errors=True)
+    staging.rename(folder)
+    return folder
+
+
+def submit(run_dir: Path, board: Path, progress: bool = True) -> tuple[bool, str]:
+    """(accepted?, a message saying where it went or why it was rejected)."""
+    from agentgym_bench.leaderboard_site import build_site
+
+    check = verify_run(run_dir, progress=progress)
+    if not check.verified:
+        reasons = "\n  ".join(check.reasons)
+        return False, f"rejected {run_dir}: the replay does not match the run:\n  {reasons}"
+    folder = store(check, board)
+    paths = build_site(board)
+    return True, (f"verified {check.replayed_episodes} episodes ({check.replayed_steps} steps) "
+                  f"of {run_dir}; added as {folder}; board rebuilt: {paths['readme']}")  # fmt: skip
+
+
+__all__ = ["store", "submission_id", "submit"]

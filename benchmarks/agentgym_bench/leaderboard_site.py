@@ -1,0 +1,527 @@
+"""Build the public leaderboard (README.md, a static index.html and PNG plots) from submissions.
+
+Why: a leaderboard is only worth reading if every number on it can be trusted and traced. The
+submissions folder holds each run's summary, its provenance and the verdict of the replay check;
+this module keeps only the runs whose replay verified, lays their results out per env id and
+difficulty (one row per agent, one column pair per split), and writes them twice: as Markdown for
+the repository and as a single self-contained HTML page (inline CSS, a few lines of vanilla JS to
+sort the tables, plots as relative images) that can be opened from disk or served as-is, with no
+CDN and nothing to install. Broken submissions are skipped with a warning, never half-rendered.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import math
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+SPLIT_ORDER = ("test", "ood", "adversarial", "train", "valid")
+DIFFICULTY_ORDER = ("easy", "medium", "hard")
+GAP_SPLITS = ("test", "ood", "adversarial")
+PLOT_PREFIXES = ("success_by_difficulty-", "generalization_gap-")
+DPI = 100
+TITLE = "AgentGym leaderboard"
+HOW_MADE = (
+    "Built from the submissions in `submissions/`: every row was replayed and verified "
+    "(runs whose replay did not verify are left out)."
+)
+
+
+@dataclass
+class Submission:
+    """One verified submission: who ran what, where, and its summary rows keyed by cell."""
+
+    submission_id: str
+    agent: str
+    suite: str
+    provenance: dict[str, Any]
+    finished: str
+    replayed_episodes: int | None
+    # (env_id, difficulty, split) -> summary row
+    rows: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    label: str = ""  # the agent's display name (disambiguated when two share a name)
+    note: int = 0  # footnote number
+
+
+class InvalidSubmission(ValueError):
+    """A submission folder whose files are missing or malformed."""
+
+
+def slug(text: str) -> str:
+    """Lower-case, non-alphanumeric runs to "-": "AgentGym/Toy-v0" -> "agentgym-toy-v0"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise InvalidSubmission(f"{path.name} is missing")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InvalidSubmission(f"{path.name} is not valid JSON: {error}") from error
+    if not isinstance(data, dict):
+        raise InvalidSubmission(f"{path.name} is not a JSON object")
+    return data
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidSubmission(f"{what} is not a finite number: {value!r}")
+    return float(value)
+
+
+def _interval(value: Any, what: str) -> list[float] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise InvalidSubmission(f"{what} is not a [low, high] pair: {value!r}")
+    return [_number(v, what) for v in value]
+
+
+def _text(mapping: dict[str, Any], key: str, what: str) -> str:
+    value = mapping.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidSubmission(f"{what}.{key} is missing or not a string")
+    return value
+
+
+def load_submission(folder: Path) -> Submission | None:
+    """The submission in ``folder``; None when its replay did not verify; InvalidSubmission when
+    a file is missing or malformed."""
+    verification = _read_json(folder / "verification.json")
+    if verification.get("verified") is not True:
+        return None
+    run = _read_json(folder / "run.json")
+    summary = _read_json(folder / "summary.json")
+    agent, suite = run.get("agent"), run.get("suite")
+    if not isinstance(agent, dict) or not isinstance(suite, dict):
+        raise InvalidSubmission("run.json needs 'agent' and 'suite' objects")
+    version = suite.get("version")
+    provenance = run.get("provenance")
+    if not isinstance(provenance, dict):
+        raise InvalidSubmission("run.json needs a 'provenance' object")
+    replayed = verification.get("replayed_episodes")
+    submission = Submission(
+        submission_id=folder.name,
+        agent=_text(agent, "name", "agent"),
+        suite=_text(suite, "name", "suite") + (f"@{version}" if version is not None else ""),
+        provenance=provenance,
+        finished=str(run.get("finished") or ""),
+        replayed_episodes=replayed if isinstance(replayed, int) else None,
+    )
+    rows = summary.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise InvalidSubmission("summary.json needs a non-empty 'rows' list")
+    for index, row in enumerate(rows):
+        what = f"summary.json rows[{index}]"
+        if not isinstance(row, dict):
+            raise InvalidSubmission(f"{what} is not an object")
+        key = (
+            _text(row, "env_id", what),
+            _text(row, "difficulty", what),
+            _text(row, "split", what),
+        )
+        if key in submission.rows:
+            raise InvalidSubmission(f"{what} repeats {key}")
+        clean = dict(row)
+        clean["success_rate"] = _number(row.get("success_rate"), f"{what}.success_rate")
+        clean["mean_score"] = _number(row.get("mean_score"), f"{what}.mean_score")
+        clean["success_ci"] = _interval(row.get("success_ci"), f"{what}.success_ci")
+        submission.rows[key] = clean
+    return submission
+
+
+def load_submissions(directory: Path) -> list[Submission]:
+    """Every verified submission under ``directory/submissions``, in folder-name order; broken
+    ones are skipped with a warning, unverified ones silently."""
+    found: list[Submission] = []
+    root = directory / "submissions"
+    folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    for folder in folders:
+        try:
+            submission = load_submission(folder)
+        except InvalidSubmission as error:
+            warnings.warn(f"skipping submission {folder.name!r}: {error}", stacklevel=2)
+            continue
+        if submission is not None:
+            found.append(submission)
+    names = [s.agent for s in found]
+    for number, submission in enumerate(found, start=1):
+        submission.note = number
+        duplicate = names.count(submission.agent) > 1
+        submission.label = (
+            f"{submission.agent} ({submission.submission_id})" if duplicate else submission.agent
+        )
+    return found
+
+
+def _ordered(values: set[str], order: Sequence[str]) -> list[str]:
+    known = [v for v in order if v in values]
+    return known + sorted(values - set(order))
+
+
+@dataclass
+class Table:
+    """One env id × difficulty: the splits present and the submissions ranked by test success."""
+
+    env_id: str
+    difficulty: str
+    splits: list[str]
+    entries: list[Submission]
+
+    @property
+    def anchor(self) -> str:
+        return f"table-{slug(self.env_id)}-{slug(self.difficulty)}"
+
+
+def _rank_key(table_env: str, difficulty: str, splits: list[str], sub: Submission) -> tuple:
+    split = "test" if "test" in splits else splits[0]
+    row = sub.rows.get((table_env, difficulty, split))
+    if row is None:
+        return (1, 0.0, 0.0, sub.label)
+    return (0, -row["success_rate"], -row["mean_score"], sub.label)
+
+
+def tables(submissions: Sequence[Submission]) -> dict[str, list[Table]]:
+    """Env id -> its tables, one per difficulty present, in a stable order."""
+    env_ids = sorted({key[0] for s in submissions for key in s.rows})
+    result: dict[str, list[Table]] = {}
+    for env_id in env_ids:
+        keys = [key for s in submissions for key in s.rows if key[0] == env_id]
+        result[env_id] = []
+        for difficulty in _ordered({k[1] for k in keys}, DIFFICULTY_ORDER):
+            splits = _ordered({k[2] for k in keys if k[1] == difficulty}, SPLIT_ORDER)
+            entries = [s for s in submissions if any(k[:2] == (env_id, difficulty) for k in s.rows)]
+            entries.sort(key=functools.partial(_rank_key, env_id, difficulty, splits))
+            result[env_id].append(Table(env_id, difficulty, splits, entries))
+    return result
+
+
+def success_text(row: dict[str, Any] | None) -> str:
+    """ "35.0% [18.0–57.0]" (success rate with its 95% CI), "—" when the cell was not run."""
+    if row is None:
+        return "—"
+    text = f"{100 * row['success_rate']:.1f}%"
+    ci = row.get("success_ci")
+    if ci:
+        text += f" [{100 * ci[0]:.1f}–{100 * ci[1]:.1f}]"
+    return text
+
+
+def score_text(row: dict[str, Any] | None) -> str:
+    """The mean score with two decimals, "—" when the cell was not run."""
+    return "—" if row is None else f"{row['mean_score']:.2f}"
+
+
+def provenance_text(sub: Submission) -> str:
+    """One line: agentgym version, git commit, device, finish date (and the replay size)."""
+    prov = sub.provenance
+    commit = str(prov.get("git_commit") or "unknown")[:12]
+    finished = sub.finished[:10] or "unknown"
+    parts = [
+        f"agentgym {prov.get('agentgym_version') or 'unknown'}",
+        f"commit {commit}",
+        f"device {prov.get('device') or 'unknown'}",
+        f"finished {finished}",
+    ]
+    if sub.replayed_episodes is not None:
+        parts.append(f"{sub.replayed_episodes} episodes replayed")
+    return f"{sub.label} ({sub.suite}, submission {sub.submission_id}): " + ", ".join(parts)
+
+
+def plot_paths(env_id: str) -> dict[str, str]:
+    """Plot file names (relative to the site folder) for ``env_id``."""
+    env = slug(env_id)
+    return {
+        "success_by_difficulty": f"plots/success_by_difficulty-{env}.png",
+        "generalization_gap": f"plots/generalization_gap-{env}.png",
+    }
+
+
+def _save(figure: Figure, path: Path) -> Path:
+    FigureCanvasAgg(figure)
+    figure.tight_layout()
+    figure.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def plot_success_by_difficulty(env_id: str, env_tables: Sequence[Table], path: Path) -> Path:
+    """Grouped bars: test success (%) per difficulty, one bar per agent, with 95% CI whiskers."""
+    difficulties = [t.difficulty for t in env_tables]
+    agents = _agents(env_tables)
+    figure = Figure(figsize=(6.4, 3.6))
+    axes = figure.add_subplot()
+    width = 0.8 / max(len(agents), 1)
+    for i, sub in enumerate(agents):
+        xs, heights, low, high = [], [], [], []
+        for x, difficulty in enumerate(difficulties):
+            row = sub.rows.get((env_id, difficulty, "test"))
+            if row is None:
+                continue
+            rate = 100 * row["success_rate"]
+            ci = row.get("success_ci") or [row["success_rate"]] * 2
+            xs.append(x - 0.4 + width * (i + 0.5))
+            heights.append(rate)
+            low.append(max(rate - 100 * ci[0], 0.0))
+            high.append(max(100 * ci[1] - rate, 0.0))
+        axes.bar(xs, heights, width, yerr=[low, high], capsize=3, label=sub.label)
+    axes.set_xticks(range(len(difficulties)), difficulties)
+    axes.set_ylim(0, 105)
+    axes.set_xlabel("difficulty")
+    axes.set_ylabel("test success (%)")
+    axes.set_title(f"{env_id}: test success by difficulty")
+    axes.legend(fontsize="small")
+    axes.grid(axis="y", alpha=0.3)
+    return _save(figure, path)
+
+
+def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path) -> Path:
+    """Lines per agent (one style per difficulty): success on test -> ood -> adversarial."""
+    splits = _ordered({s for t in env_tables for s in t.splits} & set(GAP_SPLITS), GAP_SPLITS)
+    figure = Figure(figsize=(6.4, 3.6))
+    axes = figure.add_subplot()
+    styles = ("-", "--", ":", "-.")
+    markers = ("o", "s", "^", "D")
+    colors = {sub.submission_id: f"C{i}" for i, sub in enumerate(_agents(env_tables))}
+    for d, table in enumerate(env_tables):
+        for sub in table.entries:
+            points = [
+                (x, 100 * row["success_rate"])
+                for x, split in enumerate(splits)
+                if (row := sub.rows.get((env_id, table.difficulty, split))) is not None
+            ]
+            if not points:
+                continue
+            axes.plot(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                linestyle=styles[d % len(styles)],
+                marker=markers[d % len(markers)],
+                color=colors[sub.submission_id],
+                label=f"{sub.label} · {table.difficulty}",
+            )
+    axes.set_xticks(range(len(splits)), splits)
+    axes.set_ylim(0, 105)
+    axes.set_xlabel("split")
+    axes.set_ylabel("success (%)")
+    axes.set_title(f"{env_id}: generalization gap")
+    axes.legend(fontsize="small", ncol=2)
+    axes.grid(alpha=0.3)
+    return _save(figure, path)
+
+
+def _agents(env_tables: Sequence[Table]) -> list[Submission]:
+    seen: dict[str, Submission] = {}
+    for table in env_tables:
+        for sub in table.entries:
+            seen.setdefault(sub.submission_id, sub)
+    return sorted(seen.values(), key=lambda s: s.note)
+
+
+def _columns(table: Table) -> list[str]:
+    columns = ["Agent", "Suite"]
+    for split in table.splits:
+        columns += [f"{split} success", f"{split} score"]
+    return columns
+
+
+def _cells(table: Table, sub: Submission) -> list[tuple[str, float | None]]:
+    """(text, numeric sort value) per split column of ``sub``'s row in ``table``."""
+    cells: list[tuple[str, float | None]] = []
+    for split in table.splits:
+        row = sub.rows.get((table.env_id, table.difficulty, split))
+        cells.append((success_text(row), None if row is None else row["success_rate"]))
+        cells.append((score_text(row), None if row is None else row["mean_score"]))
+    return cells
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submission]) -> str:
+    """The README: title, how it is made, per env the tables and plot links, then provenance."""
+    lines = [f"# {TITLE}", "", HOW_MADE, ""]
+    if not submissions:
+        lines += ["No verified submissions yet.", ""]
+    for env_id, env_tables in by_env.items():
+        lines += [f"## {env_id}", ""]
+        for table in env_tables:
+            columns = _columns(table)
+            lines += [f"### {table.difficulty}", ""]
+            lines.append("| " + " | ".join(columns) + " |")
+            lines.append("|" + "|".join(["---", "---"] + ["--:"] * (len(columns) - 2)) + "|")
+            for sub in table.entries:
+                cells = [f"{_md_escape(sub.label)} [^{sub.note}]", _md_escape(sub.suite)]
+                cells += [text for text, _ in _cells(table, sub)]
+                lines.append("| " + " | ".join(cells) + " |")
+            lines.append("")
+        plots = plot_paths(env_id)
+        lines.append(
+            f"Plots: [test success by difficulty]({plots['success_by_difficulty']}) · "
+            f"[generalization gap (test → ood → adversarial)]({plots['generalization_gap']})"
+        )
+        lines += [""]
+    if submissions:
+        lines += ["Success is % with its 95% CI in brackets; score is the mean episode score.", ""]
+        lines += [f"[^{sub.note}]: {_md_escape(provenance_text(sub))}" for sub in submissions]
+        lines.append("")
+    return "\n".join(lines)
+
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
+       max-width: 70rem; padding: 0 1rem; color: #1f2328; line-height: 1.45; }
+h1 { margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #d0d7de; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; font-size: .92rem; }
+th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: right; white-space: nowrap; }
+th:nth-child(-n+2), td:nth-child(-n+2) { text-align: left; }
+th { background: #f6f8fa; cursor: pointer; user-select: none; }
+th:hover { background: #eaeef2; }
+th[aria-sort="ascending"]::after { content: " ▲"; }
+th[aria-sort="descending"]::after { content: " ▼"; }
+tbody tr:nth-child(even) { background: #fafbfc; }
+img { max-width: 100%; border: 1px solid #d0d7de; margin: .25rem .5rem .25rem 0; }
+.plots { display: flex; flex-wrap: wrap; }
+.note, footer { color: #57606a; font-size: .9rem; }
+a { color: #0969da; }
+"""
+
+# Click a header: numbers sort descending first, text ascending; a second click reverses.
+# Empty cells ("—", no data-sort) always go last.
+JS = """
+document.querySelectorAll("table.board th").forEach(function (th) {
+  th.addEventListener("click", function () {
+    var table = th.closest("table"), body = table.tBodies[0], col = th.cellIndex;
+    var numeric = th.dataset.type === "num", cur = th.getAttribute("aria-sort");
+    var dir = cur ? (cur === "ascending" ? "descending" : "ascending")
+                  : (numeric ? "descending" : "ascending");
+    table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir);
+    var sign = dir === "ascending" ? 1 : -1;
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = a.cells[col], y = b.cells[col];
+      if (numeric) {
+        var u = x.dataset.sort, v = y.dataset.sort;
+        if (u === undefined || v === undefined) {
+          return (u === undefined) - (v === undefined);
+        }
+        return sign * (parseFloat(u) - parseFloat(v));
+      }
+      return sign * x.textContent.localeCompare(y.textContent);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+});
+"""
+
+
+def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission]) -> str:
+    """The static page: sortable tables, the plots as relative <img>, provenance footnotes."""
+    e = html.escape
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(TITLE)}</title>",
+        f"<style>{CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{e(TITLE)}</h1>",
+        f'<p class="note">{e(HOW_MADE.replace("`", ""))} Click a column header to sort.</p>',
+    ]
+    if not submissions:
+        out.append("<p>No verified submissions yet.</p>")
+    for env_id, env_tables in by_env.items():
+        out.append(f'<section id="env-{e(slug(env_id))}">')
+        out.append(f"<h2>{e(env_id)}</h2>")
+        for table in env_tables:
+            out.append(f"<h3>{e(table.difficulty)}</h3>")
+            out.append(f'<table class="board" id="{e(table.anchor)}">')
+            heads = []
+            for index, column in enumerate(_columns(table)):
+                kind = "text" if index < 2 else "num"
+                current = ""
+                if table.splits and column == f"{_rank_split(table)} success":
+                    current = ' aria-sort="descending"'
+                heads.append(f'<th scope="col" data-type="{kind}"{current}>{e(column)}</th>')
+            out.append("<thead><tr>" + "".join(heads) + "</tr></thead>")
+            out.append("<tbody>")
+            for sub in table.entries:
+                cells = [
+                    f'<td><a href="#prov-{sub.note}">{e(sub.label)}</a></td>',
+                    f"<td>{e(sub.suite)}</td>",
+                ]
+                for text, value in _cells(table, sub):
+                    attr = "" if value is None else f' data-sort="{value!r}"'
+                    cells.append(f"<td{attr}>{e(text)}</td>")
+                out.append("<tr>" + "".join(cells) + "</tr>")
+            out.append("</tbody></table>")
+        plots = plot_paths(env_id)
+        out.append('<div class="plots">')
+        out.append(
+            f'<img src="{e(plots["success_by_difficulty"])}" '
+            f'alt="{e(env_id)}: test success by difficulty" width="640" height="360">'
+        )
+        out.append(
+            f'<img src="{e(plots["generalization_gap"])}" '
+            f'alt="{e(env_id)}: generalization gap" width="640" height="360">'
+        )
+        out.append("</div></section>")
+    if submissions:
+        out.append("<footer><h2>Provenance</h2>")
+        out.append(
+            "<p>Success is % with its 95% CI in brackets; score is the mean episode score.</p>"
+        )
+        out.append("<ol>")
+        for sub in submissions:
+            out.append(f'<li id="prov-{sub.note}">{e(provenance_text(sub))}</li>')
+        out.append("</ol></footer>")
+    out += [f"<script>{JS}</script>", "</body>", "</html>", ""]
+    return "\n".join(out)
+
+
+def _rank_split(table: Table) -> str:
+    return "test" if "test" in table.splits else table.splits[0]
+
+
+def build_site(directory: Path) -> dict[str, Path | list[Path]]:
+    """Read ``directory/submissions`` and write README.md, index.html and plots/ into
+    ``directory``; returns {"readme": path, "html": path, "plots": [paths]}."""
+    directory = Path(directory)
+    submissions = load_submissions(directory)
+    by_env = tables(submissions)
+    plots_dir = directory / "plots"
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    plots: list[Path] = []
+    for env_id, env_tables in by_env.items():
+        names = plot_paths(env_id)
+        plots.append(
+            plot_success_by_difficulty(
+                env_id, env_tables, directory / names["success_by_difficulty"]
+            )
+        )
+        plots.append(
+            plot_generalization_gap(env_id, env_tables, directory / names["generalization_gap"])
+        )
+    for stale in plots_dir.glob("*.png"):  # plots of envs no longer on the board
+        if stale.name.startswith(PLOT_PREFIXES) and stale not in plots:
+            stale.unlink()
+    readme = directory / "README.md"
+    readme.write_text(render_markdown(by_env, submissions), encoding="utf-8")
+    page = directory / "index.html"
+    page.write_text(render_html(by_env, submissions), encoding="utf-8")
+    return {"readme": readme, "html": page, "plots": plots}

@@ -1,0 +1,62 @@
+"""Where a result came from: versions, commit, machine. Recorded with every run."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+#: Packages whose versions can change what an env shows or an agent does.
+PACKAGES = ("agentgym", "gymnasium", "numpy", "torch", "transformers", "peft", "openai",
+            "bm25s", "textworld", "playwright", "miniwob", "rapidfuzz")  # fmt: skip
+REPO = Path(__file__).resolve().parents[2]
+
+
+def package_versions() -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_commit() -> str | None:
+    """HEAD of the checkout the code runs from, with "+dirty" if files differ; None outside git."""
+    git = ["git", "-C", str(REPO)]
+    try:
+        run = {"capture_output": True, "text": True, "timeout": 10, "check": True}
+        head = subprocess.run([*git, "rev-parse", "HEAD"], **run).stdout.strip()
+        dirty = subprocess.run([*git, "status", "--porcelain", "-uno"], **run).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def device() -> str:
+    try:
+        import torch
+    except ImportError:
+        return "cpu"
+    if torch.cuda.is_available():
+        return f"cuda ({torch.cuda.get_device_name(0)})"
+    return "cpu"
+
+
+def provenance() -> dict[str, Any]:
+    versions = package_versions()
+    return {
+        "agentgym_version": versions.get("agentgym"),
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "os": platform.platform(),
+        "machine": platform.machine(),
+        "device": device(),
+        "packages": versions,
+    }
+
+
+__all__ = ["git_commit", "package_versions", "provenance"]

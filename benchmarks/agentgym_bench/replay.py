@@ -1,0 +1,197 @@
+"""Verify a benchmark run by replaying it: the check every leaderboard submission must pass.
+
+A run is accepted only when
+- its suite resolves here to the same episodes (same suite version and task-list hash, on the
+  env ids the run covers) and ``episodes.jsonl`` holds each of them exactly once;
+- every recorded episode, replayed through the same env id, difficulty, split, task and seed by
+  sending its recorded actions one by one, gives the same first observation and, step by step,
+  the same observations, rewards, end flags and action errors, and ends with the recorded score
+  and success (an episode recorded as an error has no actions and counts as a failure);
+- ``summary.json`` equals the summary recomputed from the episodes.
+Anything else is rejected with the first reasons found (episode key, step, field).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentgym_bench.stats import summarize
+from agentgym_bench.suite_runner import EPISODES_FILE, RUN_FILE, SUMMARY_FILE, read_episodes
+from agentgym_bench.suites import SUITES_DIR, SuiteError, resolve
+
+#: Reasons kept per verification (the first ones; a tampered run usually fails everywhere).
+MAX_REASONS = 20
+STEP_FIELDS = ("observation", "terminated", "truncated", "action_error")
+SPEC_FIELDS = ("env_id", "difficulty", "split", "task_id", "seed", "max_steps")
+
+
+@dataclass
+class Verification:
+    """The verdict on one run directory."""
+
+    run_dir: Path
+    reasons: list[str] = field(default_factory=list)
+    replayed_episodes: int = 0
+    replayed_steps: int = 0
+
+    @property
+    def verified(self) -> bool:
+        return not self.reasons
+
+    def reject(self, reason: str) -> None:
+        if len(self.reasons) < MAX_REASONS:
+            self.reasons.append(reason)
+
+
+def _load(run_dir: Path, check: Verification) -> tuple[dict, dict, list[dict]] | None:
+    try:
+        run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
+        summary = json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        check.reject(f"cannot read {RUN_FILE} / {SUMMARY_FILE}: {error}")
+        return None
+    if not (run_dir / EPISODES_FILE).exists():
+        check.reject(f"no {EPISODES_FILE}")
+        return None
+    for key in ("agent", "suite", "provenance"):
+        if key not in run:
+            check.reject(f"{RUN_FILE} has no {key!r}")
+    if "rows" not in summary:
+        check.reject(f"{SUMMARY_FILE} has no 'rows'")
+    return (run, summary, read_episodes(run_dir)) if not check.reasons else None
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    try:
+        return math.isclose(float(a), float(b), rel_tol=0, abs_tol=1e-9)
+    except (TypeError, ValueError):
+        return False
+
+
+def _check_episode_set(run: dict, records: list[dict], check: Verification) -> None:
+    suite = run["suite"]
+    env_ids = sorted({r.get("env_id") for r in records})
+    published = SUITES_DIR / f"{suite.get('name')}.yaml"
+    source = str(published) if published.exists() else suite.get("file") or suite.get("name")
+    try:
+        resolved = resolve(source, env_ids=env_ids)
+    except (SuiteError, KeyError) as error:
+        check.reject(f"suite {suite.get('name')!r} cannot be resolved here: {error}")
+        return
+    if resolved.version != suite.get("version") or resolved.hash != suite.get("hash"):
+        check.reject(
+            f"suite mismatch: run has {suite.get('name')} v{suite.get('version')} "
+            f"({str(suite.get('hash'))[:12]}), "
+            f"here it is v{resolved.version} ({resolved.hash[:12]})"
+        )
+        return
+    wanted = {spec.key: spec for spec in resolved.episodes}
+    for record in records:  # each record's own fields must be the episode its key names
+        spec = wanted.get(record.get("key"))
+        if spec is not None and any(record.get(k) != getattr(spec, k) for k in SPEC_FIELDS):
+            check.reject(f"{record.get('key')}: its fields do not match its key")
+    keys = [r.get("key") for r in records]
+    duplicates = sorted({k for k in keys if keys.count(k) > 1})
+    missing, extra = sorted(set(wanted) - set(keys)), sorted(set(keys) - set(wanted))
+    for label, items in (("duplicated", duplicates), ("missing", missing), ("unexpected", extra)):
+        if items:
+            check.reject(f"{len(items)} {label} episode(s), e.g. {items[0]}")
+
+
+def _replay(record: dict, envs: dict, check: Verification) -> None:
+    import gymnasium as gym
+
+    key = record.get("key")
+    trajectory = record.get("trajectory")
+    if record.get("error"):
+        if record.get("success") or float(record.get("score") or 0) != 0:
+            check.reject(f"{key}: an errored episode claims score {record.get('score')}")
+        return
+    if not trajectory:
+        check.reject(f"{key}: no trajectory to replay")
+        return
+    cell = (record["env_id"], record["difficulty"], record["split"])
+    if cell not in envs:
+        envs[cell] = gym.make(record["env_id"], difficulty=record["difficulty"],
+                              split=record["split"])  # fmt: skip
+    env = envs[cell]
+    observation, info = env.reset(seed=record["seed"], options={"task_id": record["task_id"]})
+    if observation != trajectory.get("observation"):
+        check.reject(f"{key}: first observation differs (another task, or the env's content "
+                     "changed since the run: compare the agentgym versions)")  # fmt: skip
+        return
+    for index, step in enumerate(trajectory.get("steps", [])):
+        observation, reward, terminated, truncated, info = env.step(step.get("action"))
+        got = {"observation": observation, "terminated": terminated, "truncated": truncated,
+               "action_error": info.get("action_error")}  # fmt: skip
+        for name in STEP_FIELDS:
+            if got[name] != step.get(name):
+                check.reject(f"{key}: step {index} {name} differs from the replay")
+                return
+        if not _same_number(reward, step.get("reward")):
+            check.reject(f"{key}: step {index} reward {step.get('reward')} != replayed {reward}")
+            return
+        check.replayed_steps += 1
+    score, success = float(info.get("score", 0.0)), bool(info.get("success", False))
+    for name, replayed in (("score", score), ("success", success)):
+        for where in (record, trajectory):
+            if not _same_number(where.get(name), replayed):
+                check.reject(f"{key}: recorded {name} {where.get(name)} != replayed {replayed}")
+                return
+    if record.get("length") != len(trajectory.get("steps", [])):
+        check.reject(f"{key}: recorded length {record.get('length')} != steps recorded")
+        return
+    check.replayed_episodes += 1
+
+
+def _check_summary(summary: dict, records: list[dict], check: Verification) -> None:
+    expected = summarize(records)
+    rows = summary.get("rows", [])
+    if len(rows) != len(expected):
+        check.reject(f"summary has {len(rows)} rows, the episodes give {len(expected)}")
+        return
+    for got, want in zip(rows, expected, strict=True):
+        for name, value in want.items():
+            same = (_same_number(got.get(name), value) if isinstance(value, float)
+                    else [round(x, 9) for x in got.get(name, [])] == [round(x, 9) for x in value]
+                    if isinstance(value, list) else got.get(name) == value)  # fmt: skip
+            if not same:
+                check.reject(f"summary {want['env_id']} {want['difficulty']}/{want['split']}: "
+                             f"{name} {got.get(name)} != {value} from the episodes")  # fmt: skip
+                return
+
+
+def verify_run(run_dir: str | Path, progress: bool = True) -> Verification:
+    """Replay ``run_dir`` (a ``suite_runner`` output) and say whether it holds up."""
+    from tqdm.auto import tqdm
+
+    check = Verification(Path(run_dir))
+    loaded = _load(check.run_dir, check)
+    if loaded is None:
+        return check
+    run, summary, records = loaded
+    _check_episode_set(run, records, check)
+    if check.reasons:
+        return check
+    envs: dict = {}
+    try:
+        for record in tqdm(records, desc="replaying", unit="episode", disable=not progress):
+            try:
+                _replay(record, envs, check)
+            except Exception as error:  # an env refusing the recorded episode is a verdict
+                check.reject(f"{record.get('key')}: replay failed: {type(error).__name__}: "
+                             f"{error}")  # fmt: skip
+            if len(check.reasons) >= MAX_REASONS:
+                break
+    finally:
+        for env in envs.values():
+            env.close()
+    _check_summary(summary, records, check)
+    return check
+
+
+__all__ = ["Verification", "verify_run"]

@@ -1,0 +1,233 @@
+"""The leaderboard site: README rows and order, PNG plots, the sortable index.html in Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from agentgym_bench.leaderboard_site import build_site, slug
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ENVS = ("AgentGym/Toy-v0", "AgentGym/WebShop-v0")
+SPLITS = ("test", "ood", "adversarial")
+# success rate per (env, difficulty) and split; the test order differs from the ood order on
+# Toy/easy (so clicking "ood success" re-sorts) and between difficulties (so ranking is per table).
+SUCCESS = {
+    "greedy": {
+        ("AgentGym/Toy-v0", "easy"): (0.80, 0.40, 0.20),
+        ("AgentGym/Toy-v0", "hard"): (0.30, 0.20, 0.10),
+        ("AgentGym/WebShop-v0", "easy"): (0.60, 0.50, 0.30),
+        ("AgentGym/WebShop-v0", "hard"): (0.25, 0.15, 0.05),
+    },
+    "random": {
+        ("AgentGym/Toy-v0", "easy"): (0.35, 0.50, 0.30),
+        ("AgentGym/Toy-v0", "hard"): (0.45, 0.25, 0.15),
+        ("AgentGym/WebShop-v0", "easy"): (0.10, 0.05, 0.00),
+        ("AgentGym/WebShop-v0", "hard"): (0.05, 0.05, 0.00),
+    },
+    # unverified: would top every table if it were (wrongly) included
+    "cheater": {(env, d): (0.99, 0.99, 0.99) for env in ENVS for d in ("easy", "hard")},
+}
+
+
+def _write_submission(root: Path, sub_id: str, agent: str, verified: bool, day: int) -> None:
+    folder = root / "submissions" / sub_id
+    folder.mkdir(parents=True)
+    run = {
+        "agent": {"name": agent, "description": {"kind": agent, "params": {"seed": day}}},
+        "suite": {"name": "quick", "version": 1, "hash": "ab" * 32},
+        "provenance": {
+            "agentgym_version": "0.1.0",
+            "git_commit": f"abc12{day}",
+            "python": "3.11.7",
+            "os": "Linux-6.1-x86_64",
+            "device": "cpu",
+            "packages": {"torch": "2.13.0"},
+        },
+        "started": f"2026-12-0{day}T04:00:00Z",
+        "finished": f"2026-12-0{day}T04:05:00Z",
+    }
+    rows = []
+    for (env_id, difficulty), rates in SUCCESS[agent].items():
+        for split, rate in zip(SPLITS, rates, strict=True):
+            rows.append(
+                {
+                    "env_id": env_id,
+                    "difficulty": difficulty,
+                    "split": split,
+                    "episodes": 20,
+                    "errors": 0,
+                    "success_rate": rate,
+                    "success_ci": [max(rate - 0.15, 0.0), min(rate + 0.15, 1.0)],
+                    "mean_score": rate + 0.06,
+                    "score_ci": [rate - 0.05, rate + 0.15],
+                    "mean_steps": 12.5,
+                }
+            )
+    verification = {
+        "verified": verified,
+        "replayed_episodes": len(rows) * 20,
+        "checked_at": f"2026-12-0{day}T04:06:00Z",
+    }
+    for name, data in (
+        ("run.json", run),
+        ("summary.json", {"rows": rows}),
+        ("verification.json", verification),
+    ):
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+
+
+def _make_board(root: Path) -> Path:
+    _write_submission(root, "2026-12-01-greedy", "greedy", verified=True, day=1)
+    _write_submission(root, "2026-12-02-random", "random", verified=True, day=2)
+    _write_submission(root, "2026-12-03-cheater", "cheater", verified=False, day=3)
+    return root
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    root = _make_board(tmp_path_factory.mktemp("leaderboard"))
+    return build_site(root)
+
+
+def _readme_tables(text: str) -> dict[tuple[str, str], list[list[str]]]:
+    """(env id, difficulty) -> the table's body rows as lists of cell texts."""
+    found: dict[tuple[str, str], list[list[str]]] = {}
+    env = difficulty = ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            env = line[3:].strip()
+        elif line.startswith("### "):
+            difficulty = line[4:].strip()
+        elif line.startswith("|") and not line.startswith("| Agent") and "---" not in line:
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            found.setdefault((env, difficulty), []).append(cells)
+    return found
+
+
+def test_slug() -> None:
+    assert slug("AgentGym/Toy-v0") == "agentgym-toy-v0"
+    assert slug("  A__b//C ") == "a-b-c"
+
+
+def test_readme_rows_order_and_no_unverified(site: dict) -> None:
+    text = site["readme"].read_text(encoding="utf-8")
+    assert text.startswith("# ")
+    assert "every row was replayed and verified" in text
+    assert "cheater" not in text
+    tables = _readme_tables(text)
+    assert set(tables) == {(e, d) for e in ENVS for d in ("easy", "hard")}
+    header = next(line for line in text.splitlines() if line.startswith("| Agent"))
+    assert [c.strip() for c in header.strip("|").split("|")] == [
+        "Agent",
+        "Suite",
+        "test success",
+        "test score",
+        "ood success",
+        "ood score",
+        "adversarial success",
+        "adversarial score",
+    ]
+    agents = {key: [row[0].split(" [^")[0] for row in rows] for key, rows in tables.items()}
+    assert agents[("AgentGym/Toy-v0", "easy")] == ["greedy", "random"]
+    assert agents[("AgentGym/Toy-v0", "hard")] == ["random", "greedy"]  # sorted per table
+    assert agents[("AgentGym/WebShop-v0", "easy")] == ["greedy", "random"]
+    greedy = tables[("AgentGym/Toy-v0", "easy")][0]
+    assert greedy[1] == "quick@1"
+    assert greedy[2:4] == ["80.0% [65.0–95.0]", "0.86"]
+    assert greedy[4] == "40.0% [25.0–55.0]"
+    # provenance footnotes and plot links
+    assert re.search(r"^\[\^1\]: greedy .*agentgym 0\.1\.0.*commit abc121.*device cpu", text, re.M)
+    assert "finished 2026-12-02" in text
+    for plot in site["plots"]:
+        assert f"(plots/{plot.name})" in text
+
+
+def test_plots_exist_and_are_small_pngs(site: dict) -> None:
+    names = sorted(plot.name for plot in site["plots"])
+    assert names == sorted(
+        f"{kind}-{slug(env)}.png"
+        for env in ENVS
+        for kind in ("success_by_difficulty", "generalization_gap")
+    )
+    for plot in site["plots"]:
+        data = plot.read_bytes()
+        assert data.startswith(PNG_MAGIC)
+        assert 1_000 < len(data) < 300_000
+
+
+def test_html_is_self_contained(site: dict) -> None:
+    page = site["html"].read_text(encoding="utf-8")
+    assert "://" not in page and "<link" not in page and "<script src" not in page
+    assert "cheater" not in page
+    assert 'id="table-agentgym-toy-v0-easy"' in page
+    for src in re.findall(r'<img src="([^"]+)"', page):
+        assert (site["html"].parent / src).is_file()
+
+
+def test_broken_submissions_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    root = _make_board(tmp_path)
+    broken = root / "submissions" / "2026-12-04-broken"
+    broken.mkdir()
+    (broken / "verification.json").write_text('{"verified": true}')
+    (broken / "run.json").write_text("{not json")
+    missing = root / "submissions" / "2026-12-05-missing"
+    missing.mkdir()
+    (missing / "run.json").write_text("{}")
+    with pytest.warns(UserWarning, match="skipping submission") as caught:
+        result = build_site(root)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "2026-12-04-broken" in messages and "2026-12-05-missing" in messages
+    assert "cheater" not in messages  # unverified is skipped silently
+    text = result["readme"].read_text(encoding="utf-8")
+    assert "| greedy" in text and "| random" in text and "broken" not in text
+
+
+def test_html_sorts_in_chromium(site: dict, tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from agentgym_envs.miniwob.browser import LAUNCH_FLAGS, BrowserUnavailable, find_chromium
+
+    try:
+        executable = find_chromium()
+    except BrowserUnavailable as error:
+        pytest.skip(str(error))
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=list(LAUNCH_FLAGS), headless=True
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 800})
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(site["html"].as_uri())
+            table = page.locator("#table-agentgym-toy-v0-easy")
+
+            def agents() -> list[str]:
+                return table.locator("tbody tr td:first-child").all_inner_texts()
+
+            def header(name: str) -> sync_api.Locator:
+                return table.locator("th").filter(has_text=re.compile(f"^{name}$"))
+
+            first = table.locator("tbody tr").nth(0).locator("td")
+            assert first.nth(2).inner_text() == "80.0% [65.0–95.0]"
+            assert agents() == ["greedy", "random"]
+            header("ood success").click()  # numbers: descending first
+            assert agents() == ["random", "greedy"]
+            header("ood success").click()  # toggles to ascending
+            assert agents() == ["greedy", "random"]
+            header("Agent").click()  # text: ascending first
+            assert agents() == ["greedy", "random"]
+            header("Agent").click()
+            assert agents() == ["random", "greedy"]
+            assert page.evaluate(
+                "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
+            )
+            assert page.locator("img").count() == 4
+            assert all(url.startswith("file://") for url in requests)
+            shot = tmp_path / "leaderboard.png"
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert shot.read_bytes().startswith(PNG_MAGIC) and shot.stat().st_size > 1_000

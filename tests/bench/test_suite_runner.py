@@ -1,0 +1,219 @@
+"""Suites, the resumable runner, replay verification and leaderboard submission (Toy env)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agentgym_bench.leaderboard import submit
+from agentgym_bench.replay import verify_run
+from agentgym_bench.stats import wilson_interval
+from agentgym_bench.suite_runner import RunMismatch, RunSettings, read_episodes, run_suite
+from agentgym_bench.suites import SuiteError, resolve
+
+from agentgym_envs.cli import main
+
+SUITE = """\
+name: tiny
+version: 1
+description: two Toy lists, three tasks each
+envs:
+  AgentGym/Toy-v0:
+    difficulties: [easy]
+    splits: [test, ood]
+    episodes: 3
+"""
+
+
+@pytest.fixture
+def suite_file(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SUITE)
+    return path
+
+
+@pytest.fixture(scope="module")
+def random_run(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "tiny.yaml").write_text(SUITE)
+    run_dir = folder / "run"
+    run_suite(resolve(str(folder / "tiny.yaml")), RunSettings("random", workers=2), run_dir,
+              progress=False)  # fmt: skip
+    return run_dir
+
+
+def _copy(run_dir: Path, to: Path) -> Path:
+    to.mkdir()
+    for name in ("run.json", "episodes.jsonl", "summary.json"):
+        (to / name).write_bytes((run_dir / name).read_bytes())
+    return to
+
+
+def _edit_episodes(run_dir: Path, edit) -> None:
+    records = read_episodes(run_dir)
+    records = edit(records)
+    (run_dir / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_suite_resolves_to_fixed_hashed_episodes(suite_file):
+    suite = resolve(str(suite_file))
+    assert [e.task_id for e in suite.episodes] == [
+        "toy-easy-test-00000", "toy-easy-test-00001", "toy-easy-test-00002",
+        "toy-easy-ood-00000", "toy-easy-ood-00001", "toy-easy-ood-00002"]  # fmt: skip
+    assert [e.seed for e in suite.episodes] == [0, 1, 2, 0, 1, 2]
+    assert {e.max_steps for e in suite.episodes} == {30}  # the registered limit
+    assert resolve(str(suite_file)).hash == suite.hash
+    suite_file.write_text(SUITE.replace("episodes: 3", "episodes: 2"))
+    assert resolve(str(suite_file)).hash != suite.hash
+    suite_file.write_text(SUITE.replace("splits: [test, ood]", "splits: [tset]"))
+    with pytest.raises(SuiteError, match=r"splits \['tset'\] not among"):
+        resolve(str(suite_file))
+    with pytest.raises(SuiteError, match="known: full, quick"):
+        resolve("quik")
+
+
+def test_run_writes_results_summary_and_report(random_run):
+    records = read_episodes(random_run)
+    assert len(records) == 6 and len({r["key"] for r in records}) == 6
+    assert all(r["error"] is None and r["trajectory"]["steps"] for r in records)
+    run = json.loads((random_run / "run.json").read_text())
+    assert run["suite"]["name"] == "tiny" and run["agent"]["spec"] == "random"
+    assert run["provenance"]["python"] and "gymnasium" in run["provenance"]["packages"]
+    summary = json.loads((random_run / "summary.json").read_text())
+    assert [(r["split"], r["episodes"]) for r in summary["rows"]] == [("test", 3), ("ood", 3)]
+    report = (random_run / "report.md").read_text()
+    assert "## AgentGym/Toy-v0" in report and "Generalization gap" in report
+
+
+def test_rerun_resumes_without_duplicates(random_run, tmp_path):
+    run_dir = _copy(random_run, tmp_path / "resume")
+    before = {r["key"]: r for r in read_episodes(run_dir)}
+    _edit_episodes(run_dir, lambda records: records[:4])  # as if stopped after 4 episodes
+    with (run_dir / "episodes.jsonl").open("a") as out:
+        out.write('{"key": "torn')  # killed mid-write
+    suite = resolve(json.loads((run_dir / "run.json").read_text())["suite"]["file"])
+    run_suite(suite, RunSettings("random"), run_dir, progress=False)
+    after = read_episodes(run_dir)
+    assert sorted(r["key"] for r in after) == sorted(before)  # each once
+    assert [r["score"] for r in after] == [before[r["key"]]["score"] for r in after]  # seeded
+    run_suite(suite, RunSettings("random"), run_dir, progress=False)  # nothing left to play
+    assert len(read_episodes(run_dir)) == 6
+    with pytest.raises(RunMismatch, match="use another --out folder"):
+        run_suite(suite, RunSettings("oracle"), run_dir, progress=False)
+
+
+def test_hanging_and_failing_agents_are_recorded_and_the_run_goes_on(suite_file, tmp_path):
+    suite = resolve(str(suite_file))
+    settings = RunSettings("tests.bench.agents_for_tests:hangs_on_seed_0", episode_timeout=3)
+    run_suite(suite, settings, tmp_path / "hang", progress=False)
+    records = {r["task_id"]: r for r in read_episodes(tmp_path / "hang")}
+    assert len(records) == 6
+    for task_id, record in records.items():
+        if task_id.endswith("00000"):
+            assert record["error"] == "timed out after 3 s" and record["score"] == 0.0
+        else:
+            assert record["error"] is None and record["success"]  # the expert's moves
+    run_suite(suite, RunSettings("tests.bench.agents_for_tests:raises"), tmp_path / "raise",
+              progress=False)  # fmt: skip
+    errors = {r["error"] for r in read_episodes(tmp_path / "raise")}
+    assert len(errors) == 1 and "RuntimeError: the model server went away" in errors.pop()
+    summary = json.loads((tmp_path / "raise" / "summary.json").read_text())
+    assert {r["errors"] for r in summary["rows"]} == {3}
+
+
+def test_untampered_run_verifies(random_run):
+    check = verify_run(random_run, progress=False)
+    assert check.verified, check.reasons
+    assert check.replayed_episodes == 6 and check.replayed_steps > 6
+
+
+def _tamper_score(records):
+    records[1]["score"] = 1.0
+    records[1]["success"] = True
+    return records
+
+
+def _tamper_action(records):
+    records[0]["trajectory"]["steps"][0]["action"] = "go nowhere"
+    return records
+
+
+def _tamper_task(records):
+    for record in records:
+        if record["task_id"] == "toy-easy-test-00002":  # swapped for an easier-looking task
+            record["task_id"] = "toy-easy-test-00007"
+            record["key"] = record["key"].replace("00002", "00007")
+    return records
+
+
+def _tamper_fields(records):
+    records[3]["task_id"] = "toy-easy-test-00009"  # the key still names the suite's task
+    return records
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (_tamper_score, "recorded score 1.0 != replayed"),
+        (lambda records: records[:-1], "1 missing episode(s)"),
+        (lambda records: [*records, records[0]], "1 duplicated episode(s)"),
+        (_tamper_action, "step 0"),
+        (_tamper_task, "1 unexpected episode(s)"),
+        (_tamper_fields, "its fields do not match its key"),
+    ],
+)
+def test_tampered_runs_are_rejected(random_run, tmp_path, edit, reason):
+    run_dir = _copy(random_run, tmp_path / "tampered")
+    _edit_episodes(run_dir, edit)
+    check = verify_run(run_dir, progress=False)
+    assert not check.verified and any(reason in r for r in check.reasons), check.reasons
+
+
+def test_edited_summary_or_task_list_is_rejected(random_run, tmp_path):
+    run_dir = _copy(random_run, tmp_path / "summary")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    summary["rows"][0]["success_rate"] = 1.0
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    check = verify_run(run_dir, progress=False)
+    assert any("success_rate" in r for r in check.reasons), check.reasons
+    run_dir = _copy(random_run, tmp_path / "suite")
+    run = json.loads((run_dir / "run.json").read_text())
+    run["suite"]["hash"] = "0" * 64
+    (run_dir / "run.json").write_text(json.dumps(run))
+    check = verify_run(run_dir, progress=False)
+    assert any("suite mismatch" in r for r in check.reasons), check.reasons
+
+
+def test_submit_adds_verified_runs_only(random_run, tmp_path):
+    board = tmp_path / "board"
+    accepted, message = submit(random_run, board, progress=False)
+    assert accepted, message
+    folders = list((board / "submissions").iterdir())
+    assert len(folders) == 1 and (folders[0] / "episodes.jsonl.gz").exists()
+    assert json.loads((folders[0] / "verification.json").read_text())["replayed_episodes"] == 6
+    assert "random" in (board / "README.md").read_text() and (board / "index.html").exists()
+    assert submit(random_run, board, progress=False)[0]  # the same run again: replaced
+    assert len(list((board / "submissions").iterdir())) == 1
+    tampered = _copy(random_run, tmp_path / "tampered")
+    _edit_episodes(tampered, _tamper_score)
+    accepted, message = submit(tampered, board, progress=False)
+    assert not accepted and message.startswith("rejected") and "recorded score" in message
+    assert len(list((board / "submissions").iterdir())) == 1
+
+
+def test_cli_runs_a_suite_and_explains_mistakes(suite_file, tmp_path, capsys):
+    out = tmp_path / "cli"
+    argv = ["bench", "run", "--suite", str(suite_file), "--agent", "oracle", "--out", str(out)]
+    assert main(argv) == 0
+    assert "100.0%" in (out / "report.md").read_text()
+    assert main(["leaderboard", "submit", str(out), "--to", str(tmp_path / "board")]) == 0
+    assert main(["bench", "run", "--suite", str(suite_file), "--agent", "orcale"]) == 2
+    assert "did you mean oracle?" in capsys.readouterr().err
+
+
+def test_wilson_interval():
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28  # the textbook 0/10 interval: [0, 0.278]
+    low, high = wilson_interval(5, 10)
+    assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3

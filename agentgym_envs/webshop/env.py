@@ -27,19 +27,19 @@ by every env made with the same catalog arguments; the index is built once and c
 
 Deviations from the original are documented in ``pages``, ``reward`` and ``search``.
 
-Measured on the default catalog (100,000 products, seed 0, generator wsgen1, goals wsgoals1) on
+Measured on the default catalog (100,000 products, seed 0, generator wsgen2, goals wsgoals2) on
 a shared 2-core machine:
 
-- Oracle: reward 1 on all 21,920 tasks of the 15 (difficulty, split) lists; mean steps
-  easy 3.0, medium 5.0, hard 5.3.
-- Rule agent through the env (search the instruction, open result 1, buy, no options), test:
-  easy 82.4 score / 70.2% success, medium 44.6 / 6.0%, hard 48.0 / 0%
-  (the paper's rule baseline: 45.6 / 9.6%). The target is result 1 for 31.6% of medium test
-  instructions and outside the top 50 for 46.4% (paper: 32% and 56%).
-- Speed (``benchmarks/perf/test_webshop_perf.py``, two runs at load ~5): 4,700-6,200 mixed
-  steps/s on one core; search step median 0.50-0.60 ms, click step 0.03 ms, reset 0.023 ms
-  (0.025 ms with the expert); resident memory of a fresh process with one env 171 MB (42 MB of
-  it the interpreter and gymnasium), +0.2 MB for a second env. First use builds the catalog
+- Oracle: reward 1 on all 21,898 tasks of the 15 (difficulty, split) lists; mean steps
+  easy 3.0, medium 5.1, hard 5.4.
+- Rule agent (search the instruction, buy result 1, no options; ``calibrate``), test:
+  easy 86.5 score / 74.8% success, medium 48.7 / 6.8%, hard 47.0 / 0%
+  (the paper's rule baseline: 45.6 / 9.6%). The target is result 1 for 21.2% of medium test
+  instructions and outside the top 50 for 51.8% (paper: 32% and 56%).
+- Speed (``benchmarks/perf/test_webshop_perf.py``, two runs at load ~5, catalog wsgen1):
+  4,700-6,200 mixed steps/s on one core; search step median 0.50-0.60 ms, click step 0.03 ms, reset
+  0.023 ms (0.025 ms with the expert); resident memory of a fresh process with one env 171 MB (42
+  MB of it the interpreter and gymnasium), +0.2 MB for a second env. First use builds the catalog
   (18-24 s) and the index (15-22 s), then both are cached.
   At 1,181,436 products: index build 139 s (peak 3.8 GB, once), 469 MB on disk, search median
   1.9 ms.

@@ -40,7 +40,7 @@ _BASE36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ATTRIBUTE_COUNTS = ((1, 0.12), (2, 0.28), (3, 0.32), (4, 0.2), (5, 0.08))
 #: Where an attribute's phrase appears besides the attribute list: keyword-rich listings put
 #: most attributes in searchable text, sparse ones mostly in later bullets or the list only.
-RICH_LISTING_SHARE = 0.43
+RICH_LISTING_SHARE = 0.33
 RICH_PLACEMENT = (
     ("title", 0.5),
     ("bullet0", 0.2),

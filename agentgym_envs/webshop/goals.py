@@ -3,8 +3,10 @@
 A goal is built like the original's: a target product, a subset of its attributes, one wanted
 value per chosen option group, and a price bound from the original candidate rule (the first 4
 of {10, 20, ..., 990} strictly above the price; the larger of 2 sampled; fewer than 2 candidates
--> no bound). The instruction is rendered from templates (``instructions``); it names the
-target by the head noun its title uses (60%) or by its query (40%).
+-> no bound). The instruction is rendered by ``instructions``: half of the goals in the original's
+synthetic template, half in a shopper's voice (facts in varied order, values without their group
+names, "under $40"); either way it states every attribute, option value and the bound the reward
+checks. It names the target by the head noun its title uses (45%) or by its query (55%).
 
 Difficulty (exact definitions):
   easy    1 attribute (one of the target's), no options, the original price bound, and the
@@ -21,28 +23,28 @@ Difficulty (exact definitions):
           above the price), so every near-miss is over it.
 
 Splits: every catalog row gets a fixed 64-bit key (BLAKE2b of its ASIN); rows are taken in key
-order. Rows of the held-out query subcategories (``vocab.OOD_SUBCATEGORIES``, 13 of 120) only
-feed ``ood``; the others fall in bucket ``key % 100``: test 0-9, valid 10-19, train 20-99, so
+order. Rows of the held-out query subcategories (``vocab.OOD_SUBCATEGORIES``, 13 of 120) only feed
+``ood``; the others fall in bucket ``key % 100``: test 0-9, valid 10-19, train 20-99, so
 train/valid/test targets are disjoint across all difficulties. ``ood`` instructions use held-out
-templates (``instructions.OOD_STYLE``) never used elsewhere. ``adversarial`` is ``test`` with
-each instruction perturbed (``instructions.perturb``); target, attributes, options and bound are
-unchanged (so easy/adversarial targets need not stay in the top 10). Sizes: train 6,000,
-valid/test/ood/adversarial 500 each, when the catalog has enough eligible rows (a 2,000-product
-catalog gives fewer). On a loaded original catalog the human goals are split the same way by
-key, held-out queries are 10% of queries by key, and the human instruction text is kept (so
+templates of both voices (``instructions.OOD_VOICES``) never used elsewhere. ``adversarial`` is
+``test`` with each instruction perturbed (``instructions.perturb``); target, attributes, options
+and bound are unchanged (so easy/adversarial targets need not stay in the top 10). Sizes: train
+6,000, valid/test/ood/adversarial 500 each, when the catalog has enough eligible rows (a
+2,000-product catalog gives fewer). On a loaded original catalog the human goals are split the same
+way by key, held-out queries are 10% of queries by key, and the human instruction text is kept (so
 ``ood`` differs by query only).
 
 Goal lists are cached as JSONL (checksummed header) in ``<catalog dir>/goals-<GOALS_VERSION>``.
 Sizes on the default catalog: every list is full (train 6,000, others 500) except hard/train
-(3,967) and hard/valid (453); on 2,000 products medium has 1,399 / 182 / 190 / 229 goals
+(3,938) and hard/test (480); on 2,000 products medium has 1,399 / 182 / 190 / 229 goals
 (train / valid / test / ood) and hard 72 / 7 / 12 / 12. Building all 15 lists takes ~20 s once
 (the easy lists run a search per candidate).
 
 Calibration (default catalog; ``python -m agentgym_envs.webshop.calibrate``, full table in its
-docstring): searching the full instruction of a medium goal puts the target at rank 1 for 31.4%
-of train goals (31.6% of test), ranks 2-50 for 21.3%, beyond the top 50 for 47.3% (paper: 32%,
-12%, 56%); the rule agent (search the instruction, buy result 1, no options) scores 48.2 with
-9.2% success on train, 44.6 / 6.0% on test (paper: 45.6 / 9.6%).
+docstring): searching the full instruction of a medium goal puts the target at rank 1 for 22.6%
+of train goals (21.2% of test), ranks 2-50 for 26.0%, beyond the top 50 for 51.4% (paper: 32%,
+12%, 56%); the rule agent (search the instruction, buy result 1, no options) scores 48.6 with
+8.2% success on train, 48.7 / 6.8% on test (paper: 45.6 / 9.6%).
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@ HUMAN_STYLE = HumanStyle(
     attribute_links=(" with {attr}", ", {attr}", " that's {attr}", " - {attr}",
                      ", needs to be {attr}", " and {attr}"),
     color_phrases=("in {value}", "{value} color", "the {value} one", "color {value}"),
-    size_phrases=("size {value}", "in {value}", "{value} size", "a {value}"),
+    size_phrases=("size {value}", "in {value}", "{value} size", "the {value} one"),
     other_phrases=("{value}", "{group} {value}", "the {value} {group}", "{value} please"),
     price_phrases=("under ${bound:.0f}", "less than {bound:.0f} dollars", "below ${bound:.0f}",
                    "no more than {bound:.2f} dollars", "price under {bound:.0f} dollars",

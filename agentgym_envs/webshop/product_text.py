@@ -107,8 +107,22 @@ CLOSERS = (
 ACRONYMS = frozenset(("tv", "usb", "led", "hdmi", "hd", "uv", "spf", "rgb", "ssd", "gps", "bpa"))
 
 
+#: Words titles keep in lower case (after the first word), as listings write them.
+SMALL_WORDS = frozenset(("a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with"))
+
+
 def _capitalize(phrase: str) -> str:
-    return " ".join(w.upper() if w in ACRONYMS else w[:1].upper() + w[1:] for w in phrase.split())
+    """Title Case as listings write it: "(pack of 2)" -> "(Pack of 2)", "usb c" -> "USB C"."""
+    words = []
+    for index, word in enumerate(phrase.split()):
+        lead = len(word) - len(word.lstrip("("))
+        core = word[lead:]
+        if core in ACRONYMS:
+            core = core.upper()
+        elif index == 0 or core not in SMALL_WORDS:
+            core = core[:1].upper() + core[1:]
+        words.append(word[:lead] + core)
+    return " ".join(words)
 
 
 @functools.lru_cache(maxsize=20_000)

@@ -4,6 +4,8 @@ The storage format itself is ``catalog``."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -26,9 +28,24 @@ _CATALOGS: dict[tuple, Catalog] = {}
 _CATALOGS_LOCK = threading.Lock()
 
 
+#: The files whose content decides a generated catalog and its goal lists. Their digest is part
+#: of the cache key, so an edit to any of them builds a new cache instead of reusing a stale one.
+CONTENT_FILES = ("vocab.py", "product_text.py", "generator.py", "title_nouns.py",
+                 "title_nouns.json", "instructions.py", "goals.py")  # fmt: skip
+
+
+@functools.cache
+def content_digest() -> str:
+    """The first 8 hex digits of the SHA-256 of ``CONTENT_FILES``."""
+    digest = hashlib.sha256()
+    for name in CONTENT_FILES:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()[:8]
+
+
 def generated_cache_key(num_products: int, seed: int) -> str:
-    """The cache directory name: generator version, title-noun lexicon, size and seed."""
-    return f"{GENERATOR_VERSION}.{lexicon_digest()}-n{num_products}-s{seed}"
+    """The cache directory name: generator version, content digest, size and seed."""
+    return f"{GENERATOR_VERSION}.{content_digest()}-n{num_products}-s{seed}"
 
 
 def _fill_generated(num_products: int, seed: int) -> Callable[[CatalogWriter], None]:
@@ -42,7 +59,8 @@ def _fill_generated(num_products: int, seed: int) -> Callable[[CatalogWriter], N
             meta = (item.subcategory, item.cluster, item.siblings, item.is_anchor,
                     len(p.attributes), len(p.options), p.price)  # fmt: skip
             writer.add(p, meta)
-        info = {"generator": GENERATOR_VERSION, "seed": seed, "type_nouns": _nouns_source()}
+        info = {"generator": GENERATOR_VERSION, "content": content_digest(), "seed": seed,
+                "type_nouns": _nouns_source()}  # fmt: skip
         writer.finish(info)
 
     return fill

@@ -22,7 +22,7 @@ def test_nouns_agree_with_spacy_on_unseen_titles():
     cases = _cases()
     assert len(cases) == 2_000
     same = sum(title_nouns(c["title"]) == tuple(c["spacy_nouns"]) for c in cases)
-    assert same / len(cases) >= 0.88  # measured 90.9% on all 100,000 titles of that catalog
+    assert same / len(cases) >= 0.89  # measured 91.8% on all 100,000 titles of that catalog
 
 
 def test_shape_rule_and_exceptions():

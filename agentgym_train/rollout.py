@@ -85,7 +85,9 @@ class Job:
 
 
 @dataclass
-class _Slot:
+class Slot:
+    """One env in the lock-step: its job, episode so far, and latest observation and info."""
+
     env: gym.Env
     job: Job | None = None
     index: int = -1
@@ -156,7 +158,7 @@ class RolloutCollector:
         """Play every job; return the episodes in job order."""
         pending = list(enumerate(jobs))
         done: dict[int, Episode] = {}
-        slots = [_Slot(env) for env in self.envs]
+        slots = [Slot(env) for env in self.envs]
         self.policy.eval()
         while pending or any(s.job is not None for s in slots):
             for slot in slots:
@@ -164,7 +166,7 @@ class RolloutCollector:
                     slot.index, job = pending.pop(0)
                     self._start(slot, job)
             active = [s for s in slots if s.job is not None]
-            self._act(active, temperature, update, with_reference)
+            self.act(active, temperature, update, with_reference)
             for slot in active:
                 if self._finished(slot):
                     episode = slot.episode
@@ -174,7 +176,7 @@ class RolloutCollector:
                     slot.job, slot.episode = None, None
         return [done[i] for i in range(len(jobs))]
 
-    def _start(self, slot: _Slot, job: Job) -> None:
+    def _start(self, slot: Slot, job: Job) -> None:
         slot.job = job
         slot.observation, slot.info = slot.env.reset(seed=job.seed)
         slot.episode = Episode(
@@ -184,7 +186,7 @@ class RolloutCollector:
             difficulty=str(slot.info.get("difficulty", "")),
         )
 
-    def _finished(self, slot: _Slot) -> bool:
+    def _finished(self, slot: Slot) -> bool:
         episode = slot.episode
         assert episode is not None
         return (
@@ -193,7 +195,9 @@ class RolloutCollector:
             or (bool(slot.info.get("_truncated")))
         )
 
-    def _act(self, slots: list[_Slot], temperature: float, update: int, with_ref: bool) -> None:
+    def act(self, slots: list[Slot], temperature: float, update: int, with_ref: bool) -> None:
+        """One policy turn for every slot: prompt, choose or generate, record the step and send
+        its action to the slot's env (the benchmark's trained agent drives it for one env)."""
         started = time.perf_counter()
         prompts = []
         for slot in slots:
@@ -287,7 +291,7 @@ class RolloutCollector:
             )
         return steps
 
-    def _env_step(self, slot: _Slot, step: Step, update: int) -> None:
+    def _env_step(self, slot: Slot, step: Step, update: int) -> None:
         episode = slot.episode
         assert episode is not None
         if self.config.action_mode == "score":

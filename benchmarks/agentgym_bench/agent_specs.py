@@ -4,6 +4,8 @@
 - ``webshop-rule``: the WebShop paper's rule baseline (search the instruction, open the first
   result, buy it without choosing options; paper: 45.6 score, 9.6% success).
 - ``openai:MODEL``: any OpenAI-compatible chat endpoint (``llm_agents``).
+- ``run:PATH``: a policy trained with ``agentgym-train``, from its run directory (latest or
+  best checkpoint) or an export (``trained_agent``).
 - ``package.module:callable``: your own; ``callable(env, **options)`` returns an object with
   ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``.
 
@@ -52,6 +54,10 @@ def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
         from agentgym_bench.llm_agents import make_llm_agent
 
         return make_llm_agent(spec, env, **options)
+    if spec.startswith("run:"):
+        from agentgym_bench.trained_agent import make_trained_agent
+
+        return make_trained_agent(env, run=spec.removeprefix("run:"), **options)
     module_name, _, attribute = spec.partition(":")
     if not attribute or not module_name:
         raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "

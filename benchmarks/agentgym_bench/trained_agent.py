@@ -1,0 +1,313 @@
+"""A policy trained with ``agentgym-train`` as a benchmark agent: ``--agent run:RUN_DIR``.
+
+``RUN_DIR`` is a training run directory (its ``config.yaml`` and ``checkpoints/``; the agent
+plays the latest checkpoint, the best one with ``--agent-option checkpoint=best``, or a given
+checkpoint folder) or a folder written by ``agentgym-train export`` (a plain Hugging Face model;
+its prompt and action settings come from ``--agent-option config=RUN_DIR/config.yaml``, else the
+trainer's defaults). The agent acts as the trainer's greedy evaluation does, through the
+trainer's own code: ``Policy.load`` and ``load_checkpoint`` load the base model, the LoRA
+adapters and the value head; a one-env ``RolloutCollector`` builds each prompt with the run's
+``PromptFormatter`` settings, picks the highest-scoring admissible action (score mode) or
+generates and parses one (generate mode), and records the turn in the prompt history. So a
+training run's evaluations and a benchmark run of its checkpoint play the same moves.
+
+Options: ``checkpoint`` (latest | best | a folder | an update number), ``device`` (cpu by
+default; auto, cuda, cuda:N), ``temperature`` (0: greedy, as the trainer evaluates),
+``threads`` (torch CPU threads; default the run's ``torch_threads``), ``config`` (a training
+YAML, for an export) and ``overrides`` (``section.field=value`` items applied to the run's
+config, e.g. ``rollout.max_history_tokens=512``).
+
+A loaded policy is kept per process (keyed by the run, checkpoint, device and overrides), so the
+runner's one agent per env in each worker shares one copy of the model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
+
+from agentgym_envs.core.episode import env_name
+
+if TYPE_CHECKING:
+    from agentgym_train.config import TrainConfig
+    from agentgym_train.policy import Policy
+
+log = logging.getLogger("agentgym_bench")
+
+CHECKPOINT_CHOICES = "checkpoint=latest, checkpoint=best, an update number or a checkpoint folder"
+
+
+def _require_train_extra() -> None:
+    try:
+        import peft  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+        import trl  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            f"run: agents need the trainer extra ({error.name} is missing): "
+            "pip install -e '.[train]'"
+        ) from error
+
+
+@dataclass
+class LoadedPolicy:
+    """A trained policy ready to act: the trainer's ``Policy`` and the run's config."""
+
+    policy: Policy
+    config: TrainConfig
+    run: Path  # the run directory or export folder
+    source: str  # "run" or "export"
+    checkpoint: Path | None  # None for an export
+    state: dict[str, Any] = field(default_factory=dict)  # the checkpoint's state.json
+    device: str = "cpu"
+
+
+#: (run, checkpoint, device, config, overrides) -> LoadedPolicy, shared by the agents of a process
+_CACHE: dict[tuple, LoadedPolicy] = {}
+
+
+def _usage(run: Path, problem: str) -> ValueError:
+    return ValueError(
+        f"run:{run}: {problem}; pass run:RUN_DIR (a folder written by agentgym-train, with "
+        "config.yaml and checkpoints/) or run:EXPORT_DIR (written by agentgym-train export)"
+    )
+
+
+def resolve_checkpoint(run: str | Path, checkpoint: str | int = "latest") -> Path:
+    """The checkpoint folder ``checkpoint`` names in the run directory ``run``."""
+    from agentgym_train.checkpoint import (
+        COMPLETE,
+        PREFIX,
+        checkpoint_dir,
+        latest_checkpoint,
+        list_checkpoints,
+    )
+
+    run = Path(run)
+    found = [p.name for p in list_checkpoints(run)]
+    have = f"(it has {', '.join(found)})" if found else "(it has none yet)"
+    choice = str(checkpoint)
+    if choice in ("latest", "best"):
+        latest = latest_checkpoint(run)
+        if latest is None:
+            raise ValueError(
+                f"run:{run} has no complete checkpoint {have}: train first, or pass "
+                "checkpoint=PATH to a checkpoint folder (one holding state.json)"
+            )
+        if choice == "latest":
+            return latest
+        best = json.loads((latest / COMPLETE).read_text()).get("best_update")
+        if best is None:
+            raise ValueError(
+                f"run:{run} recorded no best checkpoint (it evaluates only with "
+                f"evaluation.every > 0); pass checkpoint=latest or a checkpoint folder {have}"
+            )
+        path = checkpoint_dir(run) / f"{PREFIX}{int(best):06d}"
+    elif choice.isdigit():
+        path = checkpoint_dir(run) / f"{PREFIX}{int(choice):06d}"
+    else:
+        path = Path(choice)
+        if not path.is_absolute() and not path.exists():
+            path = checkpoint_dir(run) / choice
+    if not (path / COMPLETE).exists():
+        raise ValueError(
+            f"run:{run}: checkpoint {checkpoint!r} ({path}) is not a complete checkpoint {have}; "
+            f"pass {CHECKPOINT_CHOICES}"
+        )
+    return path
+
+
+def load_trained_policy(
+    run: str | Path,
+    checkpoint: str | int = "latest",
+    device: str = "cpu",
+    config: str | Path | None = None,
+    overrides: list[str] | tuple[str, ...] | str = (),
+    threads: int | None = None,
+) -> LoadedPolicy:
+    """Load (once per process) the policy of a run directory's checkpoint or of an export."""
+    _require_train_extra()
+    import torch
+
+    from agentgym_train.checkpoint import load_checkpoint
+    from agentgym_train.config import load_config
+    from agentgym_train.models import base_model_path, pick_device
+    from agentgym_train.policy import Policy
+
+    path = Path(run).expanduser()
+    if not path.is_dir():
+        raise _usage(path, "no such directory")
+    path = path.resolve()
+    overrides = [overrides] if isinstance(overrides, str) else list(overrides)
+    if (path / "config.yaml").exists():
+        source, checkpoint_path = "run", resolve_checkpoint(path, checkpoint)
+        config_file: Path | None = Path(config) if config else path / "config.yaml"
+    elif (path / "config.json").exists():
+        if str(checkpoint) != "latest":
+            raise _usage(path, f"an export has no checkpoints (got checkpoint={checkpoint!r})")
+        source, checkpoint_path = "export", None
+        config_file = Path(config) if config else None
+    else:
+        raise _usage(path, "neither config.yaml (a run) nor config.json (an export) is in it")
+    key = (str(path), str(checkpoint_path), device, str(config_file), tuple(overrides), threads)
+    if key in _CACHE:
+        return _CACHE[key]
+
+    train_config = load_config(config_file, overrides)
+    if source == "export" and config_file is None:
+        log.warning(
+            "run:%s is an export without a training config: prompts use the trainer's defaults "
+            "(pass --agent-option config=RUN_DIR/config.yaml to use the run's)",
+            path,
+        )
+    torch.set_num_threads(max(threads or train_config.torch_threads, 1))
+    target = pick_device(device)
+    settings = train_config.policy
+    settings.gradient_checkpointing = False  # inference only: keep the KV cache
+    if settings.load_in_bits and target.type != "cuda":
+        settings.load_in_bits = 0  # bitsandbytes needs CUDA: the full-precision base, as export
+    state: dict[str, Any] = {}
+    if source == "run":
+        base = base_model_path(train_config, path)  # 'tiny': the run's own RUN_DIR/base_model
+        policy = Policy.load(base, settings, target, reference=False)
+        assert checkpoint_path is not None  # a run's checkpoint was resolved above
+        state = load_checkpoint(checkpoint_path, policy, restore_rng=False)
+    else:  # merged weights, no adapters; the value head (dropped by export) is not needed to act
+        settings.lora, settings.load_in_bits = False, 0
+        policy = Policy.load(path, settings, target, reference=False)
+    policy.eval()
+    loaded = LoadedPolicy(policy, train_config, path, source, checkpoint_path, state, str(target))
+    _CACHE[key] = loaded
+    return loaded
+
+
+class _Handoff:
+    """Stands in for the env in the trainer's turn (``RolloutCollector.act``): it takes the
+    action the trainer would send to its env, and the agent hands it to ``play_episode``."""
+
+    def __init__(self) -> None:
+        self.action: str | None = None
+
+    def step(self, action: str):
+        self.action = action
+        return "", 0.0, False, False, {}
+
+
+class TrainedPolicyAgent:
+    """Plays a trained policy on one env as the trainer's evaluation plays it."""
+
+    def __init__(self, loaded: LoadedPolicy, env: gym.Env, temperature: float = 0.0) -> None:
+        from agentgym_train.rollout import RolloutCollector
+
+        self.loaded = loaded
+        self.temperature = float(temperature)
+        rollout = loaded.config.rollout
+        if env.spec is not None:  # the action help comes from the env played, as in training
+            kwargs = {k: v for k, v in (env.spec.kwargs or {}).items() if k != "render_mode"}
+            rollout = dataclasses.replace(rollout, env_id=env.spec.id, env_kwargs=kwargs)
+        self.collector = RolloutCollector(loaded.policy, rollout, loaded.config.reward, num_envs=1)
+        self.collector.close()  # its own env was needed only for the formatter's action help
+        self.collector.envs = []
+        self.env_id = env_name(env)
+        self._handoff = _Handoff()
+        self.reset(None)
+
+    def reset(self, seed: int | None = None) -> None:
+        from agentgym_train.rollout import Episode
+
+        self.episode = Episode(seed=-1 if seed is None else seed, group=0)
+        if self.temperature > 0 and seed is not None:
+            import torch
+
+            torch.manual_seed(seed)  # sampled play is reproducible per episode
+
+    def act(self, observation: str, info: dict[str, Any]) -> str | None:
+        import torch
+
+        from agentgym_train.rollout import Job, Slot
+
+        slot = Slot(
+            env=self._handoff,  # type: ignore[arg-type]  # only its step() is called
+            job=Job(self.episode.seed),
+            episode=self.episode,
+            observation=observation,
+            info=dict(info),
+        )
+        self._handoff.action = None
+        with torch.no_grad():  # as RolloutCollector.collect
+            self.collector.act([slot], self.temperature, update=0, with_ref=False)
+        return self._handoff.action
+
+    def describe(self) -> dict[str, Any]:
+        loaded, config = self.loaded, self.loaded.config
+        rollout, policy = config.rollout, config.policy
+        mode = rollout.action_mode
+        decoding: dict[str, Any] = {
+            "temperature": self.temperature,
+            "greedy": self.temperature == 0,
+        }
+        if mode == "score":
+            decoding["score_reduction"] = rollout.score_reduction
+        else:
+            decoding.update(max_new_tokens=rollout.max_new_tokens, top_p=rollout.top_p)
+        formatter = self.collector.formatter
+        return {
+            "kind": "agentgym-train policy",
+            "run": str(loaded.run),
+            "source": loaded.source,
+            "checkpoint": None if loaded.checkpoint is None else str(loaded.checkpoint),
+            "update": loaded.state.get("update"),
+            "best_update": loaded.state.get("best_update"),
+            "best_eval": loaded.state.get("best_eval"),
+            "base_model": policy.model,
+            "lora": policy.lora,
+            "device": loaded.device,
+            "dtype": policy.dtype,
+            "trained_on": {
+                "env_id": rollout.env_id,
+                "env_kwargs": rollout.env_kwargs,
+                "max_turns": rollout.max_turns,
+            },
+            "action_mode": mode,
+            "decoding": decoding,
+            "prompt": {
+                "system_template": rollout.system_template,
+                "system_prompt": formatter.system_prompt(),
+                "show_admissible": formatter.show_admissible,
+                "reasoning": formatter.reasoning,
+                "max_history_tokens": formatter.max_history_tokens,
+                "chat_template": self.collector.use_chat,
+            },
+        }
+
+
+def make_trained_agent(
+    env: gym.Env, run: str, checkpoint: str | int = "latest", **options: Any
+) -> TrainedPolicyAgent:
+    """The agent of spec ``run:RUN_DIR`` (see the module docstring for the options)."""
+    temperature = float(options.pop("temperature", 0.0))
+    known = {"device", "config", "overrides", "threads"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(
+            f"run:{run}: unknown option(s) {unknown}; known: checkpoint, temperature, "
+            f"{', '.join(sorted(known))}"
+        )
+    loaded = load_trained_policy(run, checkpoint, **options)
+    return TrainedPolicyAgent(loaded, env, temperature=temperature)
+
+
+__all__ = [
+    "LoadedPolicy",
+    "TrainedPolicyAgent",
+    "load_trained_policy",
+    "make_trained_agent",
+    "resolve_checkpoint",
+]

@@ -1,0 +1,166 @@
+# ruff: noqa: E402 - the imports below follow the skip when the train extra is missing
+"""``run:RUN_DIR`` agents: a trained policy plays benchmark episodes as the trainer evaluates it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.train.support import require_train_extra
+
+require_train_extra()
+
+import gymnasium as gym
+from agentgym_bench import agent_specs
+from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
+from agentgym_bench.suites import resolve
+from agentgym_bench.trained_agent import TrainedPolicyAgent, make_trained_agent
+
+from agentgym_envs.core.episode import play_episode
+from agentgym_train.export import export_run
+from agentgym_train.rollout import Job, RolloutCollector
+from agentgym_train.trainer import EVAL_SEED_BASE, Trainer
+from tests.train.support import config_for
+
+#: the trainer tests' small config, made faster still: a tiny model with no pre-training (mean
+#: reduction, so that its choices depend on the task rather than on the shortest action)
+FAST = (
+    "rollout.score_reduction=mean",
+    "policy.tiny_pretrain_steps=0",
+    "policy.tiny_corpus_episodes=40",
+    "updates=2",
+    "evaluation.every=1",
+    "evaluation.episodes=4",
+    "evaluation.splits=[valid]",
+)
+SEEDS = [EVAL_SEED_BASE + i for i in range(4)]  # the trainer's evaluation seeds
+SUITE = """\
+name: trained
+version: 1
+description: two Toy easy test tasks
+envs:
+  AgentGym/Toy-v0:
+    difficulties: [easy]
+    splits: [test]
+    episodes: 2
+"""
+
+
+@pytest.fixture(scope="module")
+def score_run(tmp_path_factory) -> tuple[Path, Trainer]:
+    """A LoRA PPO run in score mode (two updates, evaluated and checkpointed after each)."""
+    run_dir = tmp_path_factory.mktemp("trained") / "score"
+    trainer = Trainer(config_for(run_dir, "tiny", *FAST))
+    trainer.train()
+    return run_dir, trainer
+
+
+@pytest.fixture(scope="module")
+def generate_run(score_run) -> tuple[Path, Trainer]:
+    """One update in generate mode on the score run's base model."""
+    base = score_run[0] / "base_model"
+    run_dir = score_run[0].parent / "generate"
+    overrides = (*FAST, "updates=1", "rollout.action_mode=generate", "rollout.max_new_tokens=8")
+    trainer = Trainer(config_for(run_dir, str(base), *overrides))
+    trainer.train()
+    return run_dir, trainer
+
+
+def trainer_turns(trainer: Trainer, split: str = "valid") -> list[list[tuple]]:
+    """Each turn of the trainer's own greedy evaluation (``Trainer.evaluate``'s collector, one
+    env so that no batch padding is involved) on ``SEEDS``: action, prompt and completion ids."""
+    cfg = trainer.config
+    kwargs = {**cfg.rollout.env_kwargs, "split": split}
+    collector = RolloutCollector(trainer.policy, cfg.rollout, cfg.reward, kwargs, num_envs=1)
+    played = collector.collect([Job(seed) for seed in SEEDS], cfg.evaluation.temperature)
+    collector.close()
+    return [[_turn(step) for step in episode.steps] for episode in played]
+
+
+def _turn(step) -> tuple:
+    return step.action, step.prompt_ids, step.completion_ids
+
+
+def agent_actions(agent, env: gym.Env, max_steps: int) -> list[list[str]]:
+    return [
+        [s["action"] for s in play_episode(env, agent, seed, max_steps).steps] for seed in SEEDS
+    ]
+
+
+@pytest.mark.parametrize("run", ["score_run", "generate_run"])
+def test_agent_plays_the_trainers_greedy_evaluation(run, request):
+    run_dir, trainer = request.getfixturevalue(run)
+    env = gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid")
+    agent = make_trained_agent(env, run=str(run_dir))
+    assert isinstance(agent, TrainedPolicyAgent)
+    expected = trainer_turns(trainer)
+    for seed, turns in zip(SEEDS, expected, strict=True):
+        played = play_episode(env, agent, seed, trainer.config.rollout.max_turns)
+        assert [s["action"] for s in played.steps] == [action for action, _, _ in turns]
+        # the same prompts (system, history, observation, admissible list) and tokens
+        assert [_turn(step) for step in agent.episode.steps] == turns
+    assert all(expected)
+    if trainer.config.rollout.action_mode == "score":  # a choice worth comparing
+        assert len({episode[0][0] for episode in expected}) > 1, expected
+    described = agent.describe()
+    mode = trainer.config.rollout.action_mode
+    assert described["run"] == str(run_dir.resolve()) and described["source"] == "run"
+    assert described["update"] == trainer.state["update"]
+    assert described["action_mode"] == mode and described["decoding"]["greedy"]
+    assert described["base_model"] == trainer.config.policy.model and described["lora"]
+    assert described["prompt"]["system_template"] == trainer.config.rollout.system_template
+    json.dumps(described)  # recorded in run.json
+    # another env of the same process shares the loaded model
+    other = make_trained_agent(gym.make("AgentGym/Toy-v0", difficulty="easy", split="ood"),
+                               run=str(run_dir))  # fmt: skip
+    assert other.loaded is agent.loaded and other is not agent
+    env.close()
+
+
+def test_best_checkpoint_and_export(score_run, tmp_path):
+    run_dir, trainer = score_run
+    env = gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid")
+    best = make_trained_agent(env, run=str(run_dir), checkpoint="best")
+    assert trainer.state["best_update"] is not None
+    assert best.describe()["update"] == trainer.state["best_update"]
+    assert Path(best.describe()["checkpoint"]).name == f"update_{trainer.state['best_update']:06d}"
+    with pytest.raises(ValueError, match=r"not a complete checkpoint.*checkpoint=latest"):
+        make_trained_agent(env, run=str(run_dir), checkpoint="7")
+    # the export (LoRA merged, value head dropped) plays as the run's latest checkpoint does
+    export = export_run(run_dir, tmp_path / "export")
+    exported = make_trained_agent(env, run=str(export), config=str(run_dir / "config.yaml"))
+    assert exported.describe()["source"] == "export"
+    latest = make_trained_agent(env, run=str(run_dir))
+    max_steps = trainer.config.rollout.max_turns
+    assert agent_actions(exported, env, max_steps) == agent_actions(latest, env, max_steps)
+    env.close()
+
+
+def test_suite_runner_plays_a_run(score_run, tmp_path):
+    run_dir, trainer = score_run
+    (tmp_path / "trained.yaml").write_text(SUITE)
+    out = tmp_path / "bench"
+    spec = "run:" + str(run_dir)
+    run_suite(resolve(str(tmp_path / "trained.yaml")), RunSettings(spec, workers=1), out,
+              progress=False)  # fmt: skip
+    records = read_episodes(out)
+    assert len(records) == 2
+    assert all(r["error"] is None and r["trajectory"]["steps"] for r in records), records
+    description = json.loads((out / "run.json").read_text())["agent"]["description"]
+    assert description["spec"] == spec
+    assert description["run"] == str(run_dir.resolve())
+    assert description["update"] == trainer.state["update"]
+
+
+def test_missing_run_or_checkpoint_says_what_to_pass(tmp_path):
+    env = gym.make("AgentGym/Toy-v0")
+    with pytest.raises(ValueError, match=r"no such directory; pass run:RUN_DIR .*run:EXPORT_DIR"):
+        agent_specs.make("run:" + str(tmp_path / "missing"), env)
+    with pytest.raises(ValueError, match=r"neither config\.yaml"):
+        make_trained_agent(env, run=str(tmp_path))
+    (tmp_path / "config.yaml").write_text("updates: 1\n")
+    with pytest.raises(ValueError, match=r"no complete checkpoint.*checkpoint=PATH"):
+        make_trained_agent(env, run=str(tmp_path))
+    env.close()

@@ -19,12 +19,13 @@
 - ``r_price``: 1 when the price is within the goal's bound. A goal without a bound counts the price
   as satisfied, as the original's 1,000,000-dollar stand-in bound always is.
 
-The fuzzy score is thefuzz's ``token_set_ratio`` (the original pins thefuzz 0.19.0): characters
-U+0080-U+00FF dropped, non-word characters to spaces, lower case, stripped; the best of the three
-token-set comparisons, rounded to an integer, so ``> 85`` means a raw score of at least 85.5. The
-ratio comes from rapidfuzz (the Levenshtein-based ratio thefuzz uses with python-Levenshtein);
-the pinned install without it falls back to difflib, which gave the same reward on every golden
-case (tests/webshop/reward_golden).
+The fuzzy score is thefuzz's ``token_set_ratio`` as the original's pinned install computes it
+(thefuzz 0.19.0 alone, without python-Levenshtein, so its ratio is difflib's
+``SequenceMatcher``): characters U+0080-U+00FF dropped, non-word characters to spaces, lower
+case, stripped; the best of the three token-set comparisons, each ratio rounded to an integer,
+so ``> 85`` means at least 86. A Levenshtein ratio (rapidfuzz, or thefuzz with
+python-Levenshtein) differs on rare inputs: "breathable lining" against "BREATHABLE’ LINÉ–ING"
+scores 80 with difflib and 86 with Levenshtein (1 of a fresh draw of 10,000 golden cases).
 
 Checked against the original's own functions (princeton-nlp/WebShop 64fa2a5,
 ``web_agent_site/engine/goal.py``) on the golden cases in tests/webshop/reward_golden: identical
@@ -42,8 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-from rapidfuzz import fuzz
+from difflib import SequenceMatcher
 
 from agentgym_envs.webshop.schema import Goal, Product
 
@@ -101,12 +101,29 @@ def _fuzzy_key(text: str) -> str:
     return _NON_WORD.sub(" ", text.translate(_LATIN1)).lower().strip()
 
 
+def _ratio(a: str, b: str) -> int:
+    """thefuzz 0.19's ``fuzz.ratio`` on its difflib fallback: 0 for an empty side."""
+    if not a or not b:
+        return 0
+    return round(100 * SequenceMatcher(None, a, b).ratio())
+
+
+def token_set_ratio(a: str, b: str) -> int:
+    """thefuzz 0.19's ``fuzz.token_set_ratio`` of two preprocessed strings: the shared tokens
+    (sorted) against each side's shared + own tokens, and those two against each other."""
+    tokens_a, tokens_b = set(a.split()), set(b.split())
+    shared = " ".join(sorted(tokens_a & tokens_b))
+    side_a = (shared + " " + " ".join(sorted(tokens_a - tokens_b))).strip()
+    side_b = (shared + " " + " ".join(sorted(tokens_b - tokens_a))).strip()
+    return max(_ratio(shared, side_a), _ratio(shared, side_b), _ratio(side_a, side_b))
+
+
 def fuzzy_match(a: str, b: str) -> bool:
-    """The original's ``fuzz.token_set_ratio(a, b) > 85`` (integer-rounded, preprocessed)."""
+    """The original's ``fuzz.token_set_ratio(a, b) > 85`` (preprocessed as thefuzz does)."""
     ka, kb = _fuzzy_key(a), _fuzzy_key(b)
     if not ka or not kb:
         return False
-    return round(fuzz.token_set_ratio(ka, kb, processor=None)) > FUZZY_THRESHOLD
+    return token_set_ratio(ka, kb) > FUZZY_THRESHOLD
 
 
 def type_reward(product: Product, goal: Goal) -> tuple[float, bool, bool, float]:

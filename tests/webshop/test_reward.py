@@ -6,14 +6,13 @@ import dataclasses
 
 import pytest
 
-pytest.importorskip("rapidfuzz")
-
 from agentgym_envs.webshop.reward import (
     COLOR_SET,
     _fuzzy_key,
     compute_reward,
     fuzzy_match,
     normalize_color,
+    token_set_ratio,
     type_reward,
 )
 from agentgym_envs.webshop.schema import Goal, Product
@@ -223,3 +222,14 @@ def test_type_multiplier_scales_total():
     r = compute_reward(product, goal, {"color": "white", "size": "x-large"})
     # (2 attrs + 1 option + price) / 5 * 0.5
     assert r.score == pytest.approx(0.5 * 4 / 5)
+
+
+def test_fuzzy_score_is_the_pinned_thefuzz_difflib_one():
+    """The original pins thefuzz 0.19.0 without python-Levenshtein: difflib's ratio, which is
+    below a Levenshtein ratio here (80 vs 86), so this pair does not match in the original."""
+    key = _fuzzy_key("BREATHABLE\u2019 LIN\u00c9\u2013ING")
+    assert key == "breathable  lin ing"
+    assert token_set_ratio("breathable lining", key) == 80
+    assert not fuzzy_match("breathable lining", "BREATHABLE\u2019 LIN\u00c9\u2013ING")
+    assert token_set_ratio("large", "x large") == 100  # tokens shared: the lenient match
+    assert token_set_ratio("", "x") == 0

@@ -16,6 +16,7 @@ from agentgym_envs.miniwob import page_js
 from agentgym_envs.miniwob.actions import Action
 from agentgym_envs.miniwob.browser import AsyncBrowser, BrowserUnavailable
 from agentgym_envs.miniwob.page import (
+    ANIMATION_TIMEOUT_MS,
     CLICK_TIMEOUT_MS,
     FILL_INPUT_TYPES,
     LOAD_TIMEOUT_MS,
@@ -122,6 +123,7 @@ class AsyncMiniWoBPage:
                 raise BrowserCrashed(f"the page died: {error}") from error
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
+        await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)  # as MiniWoBPage
 
     async def _perform(self, action: Action) -> None:
         page = self._page

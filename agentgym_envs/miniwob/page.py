@@ -24,6 +24,8 @@ from agentgym_envs.miniwob.tasks import task_url
 
 #: Trusted clicks wait at most this long for actionability before the JS fallback.
 CLICK_TIMEOUT_MS = 200
+#: After an action, wait at most this long for jQuery animations to finish (then go on).
+ANIMATION_TIMEOUT_MS = 2_000
 #: ``noop`` lets this much time pass (delayed content, animations, hover menus).
 NOOP_SECONDS = 0.1
 #: Page loads and protocol calls fail (and count as a crash) after this long.
@@ -292,7 +294,8 @@ class MiniWoBPage:
 
     # ---- actions -----------------------------------------------------------------------------
     def perform(self, action: Action) -> None:
-        """Apply ``action``; ActionError if impossible, BrowserCrashed if the page died."""
+        """Apply ``action`` and let the animations it started finish; ActionError if impossible,
+        BrowserCrashed if the page died."""
         try:
             self._perform(action)
         except (ActionError, BrowserCrashed):
@@ -302,6 +305,12 @@ class MiniWoBPage:
                 raise BrowserCrashed(f"the page died: {error}") from error
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
+        self._finish_animations()
+
+    def _finish_animations(self) -> None:
+        """Wait (up to ANIMATION_TIMEOUT_MS) for the animations an action started; a page still
+        animating after that is observed as it is."""
+        self._call(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
 
     def _perform(self, action: Action) -> None:
         page = self._page

@@ -14,6 +14,23 @@ NO_TIMEOUT_MS = 2**31 - 1
 
 #: True once core.js has drawn its START cover (the page can start an episode).
 PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
+#: Resolves once no jQuery animation runs, or after ``limit`` ms. jQuery UI widgets change the
+#: page after an action: a datepicker fades in over ~200 ms, an autocomplete searches ``delay`` ms
+#: (300 by default) after the last keystroke. A snapshot taken meanwhile shows a half-made widget,
+#: which made replays of the same actions diverge; so first the focused field's autocomplete delay
+#: passes, then animations are awaited.
+WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
+  const start = Date.now();
+  const $ = window.jQuery;
+  const field = $ && document.activeElement ? $(document.activeElement) : null;
+  const complete = field && (field.data('ui-autocomplete') || field.data('uiAutocomplete'));
+  const pause = complete ? (complete.options.delay || 0) + 50 : 0;
+  const poll = () => {
+    const idle = !$ || $(':animated').length === 0;
+    if (idle || Date.now() - start > limit) resolve(idle); else setTimeout(poll, 20);
+  };
+  setTimeout(poll, pause);
+})"""
 
 #: The instruction with textless elements (icons) replaced by their last class name.
 QUERY_TEXT_FN = """

@@ -134,14 +134,20 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
         max_steps = int(spec.get("max_steps") or entry.max_episode_steps)
         if spec.get("prompt"):
             resolved.prompts[env_id] = dict(spec["prompt"])
+        found: set[str] = set()
         for difficulty in spec.get("difficulties", list(entry.difficulties)):
             if difficulty not in entry.difficulties:
                 continue
             for split in spec.get("splits", ["test", "ood", "adversarial"]):
                 for seed, task_id in enumerate(_task_ids(env_id, difficulty, split, spec)):
+                    found.add(task_id)
                     resolved.episodes.append(
                         EpisodeSpec(env_id, difficulty, split, task_id, seed, max_steps)
                     )
+        unknown = [t for t in spec.get("task_ids") or [] if t not in found]
+        if unknown:
+            raise SuiteError(f"{env_id}: task_ids {unknown[:3]} are in none of its "
+                             "difficulty/split lists (see env.unwrapped.task_ids())")  # fmt: skip
     return resolved
 
 

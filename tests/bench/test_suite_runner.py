@@ -71,6 +71,11 @@ def test_suite_resolves_to_fixed_hashed_episodes(suite_file):
         resolve(str(suite_file))
     with pytest.raises(SuiteError, match="known: full, quick"):
         resolve("quik")
+    suite_file.write_text(SUITE.replace("episodes: 3", "task_ids: [toy-easy-ood-00004]"))
+    assert [e.task_id for e in resolve(str(suite_file)).episodes] == ["toy-easy-ood-00004"]
+    suite_file.write_text(SUITE.replace("episodes: 3", "task_ids: [toy-easy-tset-00001]"))
+    with pytest.raises(SuiteError, match="are in none of its"):
+        resolve(str(suite_file))
 
 
 def test_run_writes_results_summary_and_report(random_run):

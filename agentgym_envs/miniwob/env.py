@@ -121,6 +121,8 @@ class MiniWoBTask:
         parsed = parse_action(action)
         with self._page.deadline(self._page.step_timeout_s):
             self._page.perform(parsed)
+            if TASKS[self.task_id].settle:  # its own animations (no jQuery): wait them out too
+                self._page.settle()
             self.history.append(parsed.text if parsed.kind == "type" else parsed.render())
             return self._observe()
 

@@ -9,8 +9,9 @@ them nondeterministic): we reload their page every episode, which makes them det
 ``settle`` marks tasks whose page is still changing after the episode starts (click-pie's wheel
 grows for ~1.5 s; social-media's feed was sometimes still being built when the first snapshot
 was taken, so none of its post icons had an element id and the oracle had no move — 2 of 8
-runs of its oracle test failed, 0 of 15 with ``settle``): reset waits until the page stops
-changing, so the first observation does not depend on timing.
+runs of its oracle test failed, 0 of 15 with ``settle``): reset, and every action on them, waits
+until the page stops changing, so no observation depends on timing (click-pie's step diverged on
+replay under heavy load before its actions settled too).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ click-option | medium | iid | |
 click-menu | medium | iid | |
 click-menu-2 | medium | iid | |
 click-pie | medium | iid | fresh settle |
-click-pie-nodelay | medium | iid | fresh |
+click-pie-nodelay | medium | iid | fresh settle |
 click-scroll-list | medium | iid | fresh |
 click-shape | medium | iid | |
 choose-list | medium | iid | |

@@ -191,6 +191,8 @@ class AsyncMiniWoBVectorEnv:
 
     async def _act(self, slot: _Slot, action: Action) -> None:
         await slot.page.perform(action)
+        if TASKS[slot.task].settle:  # as MiniWoBTask.act
+            await slot.page.settle()
         await self._observe(slot)
 
     async def _observe(self, slot: _Slot) -> None:

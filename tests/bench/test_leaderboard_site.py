@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -193,41 +194,48 @@ def test_html_sorts_in_chromium(site: dict, tmp_path: Path) -> None:
         executable = find_chromium()
     except BrowserUnavailable as error:
         pytest.skip(str(error))
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, args=list(LAUNCH_FLAGS), headless=True
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 800})
-            requests: list[str] = []
-            page.on("request", lambda request: requests.append(request.url))
-            page.goto(site["html"].as_uri())
-            table = page.locator("#table-agentgym-toy-v0-easy")
 
-            def agents() -> list[str]:
-                return table.locator("tbody tr td:first-child").all_inner_texts()
-
-            def header(name: str) -> sync_api.Locator:
-                return table.locator("th").filter(has_text=re.compile(f"^{name}$"))
-
-            first = table.locator("tbody tr").nth(0).locator("td")
-            assert first.nth(2).inner_text() == "80.0% [65.0–95.0]"
-            assert agents() == ["greedy", "random"]
-            header("ood success").click()  # numbers: descending first
-            assert agents() == ["random", "greedy"]
-            header("ood success").click()  # toggles to ascending
-            assert agents() == ["greedy", "random"]
-            header("Agent").click()  # text: ascending first
-            assert agents() == ["greedy", "random"]
-            header("Agent").click()
-            assert agents() == ["random", "greedy"]
-            assert page.evaluate(
-                "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
+    def check() -> None:
+        # in its own thread: an asyncio loop left running by other tests in this process
+        # would make Playwright's sync API refuse to start
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=executable, args=list(LAUNCH_FLAGS), headless=True
             )
-            assert page.locator("img").count() == 4
-            assert all(url.startswith("file://") for url in requests)
-            shot = tmp_path / "leaderboard.png"
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
-    assert shot.read_bytes().startswith(PNG_MAGIC) and shot.stat().st_size > 1_000
+            try:
+                page = browser.new_page(viewport={"width": 1100, "height": 800})
+                requests: list[str] = []
+                page.on("request", lambda request: requests.append(request.url))
+                page.goto(site["html"].as_uri())
+                table = page.locator("#table-agentgym-toy-v0-easy")
+
+                def agents() -> list[str]:
+                    return table.locator("tbody tr td:first-child").all_inner_texts()
+
+                def header(name: str) -> sync_api.Locator:
+                    return table.locator("th").filter(has_text=re.compile(f"^{name}$"))
+
+                first = table.locator("tbody tr").nth(0).locator("td")
+                assert first.nth(2).inner_text() == "80.0% [65.0–95.0]"
+                assert agents() == ["greedy", "random"]
+                header("ood success").click()  # numbers: descending first
+                assert agents() == ["random", "greedy"]
+                header("ood success").click()  # toggles to ascending
+                assert agents() == ["greedy", "random"]
+                header("Agent").click()  # text: ascending first
+                assert agents() == ["greedy", "random"]
+                header("Agent").click()
+                assert agents() == ["random", "greedy"]
+                assert page.evaluate(
+                    "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
+                )
+                assert page.locator("img").count() == 4
+                assert all(url.startswith("file://") for url in requests)
+                shot = tmp_path / "leaderboard.png"
+                page.screenshot(path=str(shot), full_page=True)
+            finally:
+                browser.close()
+        assert shot.read_bytes().startswith(PNG_MAGIC) and shot.stat().st_size > 1_000
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(check).result()

@@ -3,14 +3,13 @@
 ``submit`` replays the run (``replay.verify_run``); a rejected run is reported with its reasons
 and nothing is written. An accepted one is stored as ``submissions/<id>/`` (run.json with the
 agent's name, suite, provenance; summary.json; the episodes gzipped; verification.json) and the
-board (README.md, index.html, plots) is rebuilt. The id names agent, suite and the episodes'
-digest, so submitting the same run twice replaces it instead of adding a row.
+board (README.md, index.html, plots) is rebuilt. The id names the agent spec and the suite
+version, so a new verified run of the same agent on the same suite replaces its row.
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import re
 import shutil
@@ -24,10 +23,10 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def submission_id(run: dict, episodes_bytes: bytes) -> str:
-    digest = hashlib.sha256(episodes_bytes).hexdigest()[:10]
+def submission_id(run: dict) -> str:
+    """One submission per agent spec and suite version: a newer verified run replaces it."""
     suite = run["suite"]
-    return f"{_slug(run['agent']['spec'])}-{suite['name']}-v{suite['version']}-{digest}"
+    return f"{_slug(run['agent']['spec'])}-{suite['name']}-v{suite['version']}"
 
 
 def store(check: Verification, board: Path) -> Path:
@@ -35,7 +34,7 @@ def store(check: Verification, board: Path) -> Path:
     run_dir = check.run_dir
     run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
     episodes = (run_dir / EPISODES_FILE).read_bytes()
-    folder = board / "submissions" / submission_id(run, episodes)
+    folder = board / "submissions" / submission_id(run)
     staging = folder.with_name(folder.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)

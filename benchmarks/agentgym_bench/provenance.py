@@ -12,6 +12,8 @@ from typing import Any
 PACKAGES = ("agentgym", "gymnasium", "numpy", "torch", "transformers", "peft", "openai",
             "bm25s", "textworld", "playwright", "miniwob", "rapidfuzz")  # fmt: skip
 REPO = Path(__file__).resolve().parents[2]
+#: Folders the benchmark itself writes: their changes do not make the code "dirty".
+OUTPUTS = (":!leaderboards", ":!runs")
 
 
 def package_versions() -> dict[str, str]:
@@ -30,7 +32,8 @@ def git_commit() -> str | None:
     try:
         run = {"capture_output": True, "text": True, "timeout": 10, "check": True}
         head = subprocess.run([*git, "rev-parse", "HEAD"], **run).stdout.strip()
-        dirty = subprocess.run([*git, "status", "--porcelain", "-uno"], **run).stdout.strip()
+        dirty = subprocess.run([*git, "status", "--porcelain", "-uno", "--", ".", *OUTPUTS],
+                               **run).stdout.strip()  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
     return head + ("+dirty" if dirty else "")

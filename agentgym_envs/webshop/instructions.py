@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from agentgym_envs.webshop.product_text import GROUP_SINGULARS
+
 
 @dataclass(frozen=True)
 class Style:
@@ -163,19 +165,14 @@ _PRENOMINAL_ENDINGS = ("free", "proof", "resistant", "friendly", "safe", "less",
                        "weight", "duty", "size")  # fmt: skip
 
 
-#: How shoppers name option groups; quantities ("6 pack", "10 count") go without a name.
-_GROUP_WORDS = {"flavor name": "flavor", "material type": "material", "fit type": "fit",
-                "item package quantity": ""}  # fmt: skip
-
-
 def _value_phrase(group: str, value: str, style: HumanStyle, rng: random.Random) -> str:
     if "color" in group:
         return rng.choice(style.color_phrases).format(value=value)
     if "size" in group or group in ("length", "capacity"):
         return rng.choice(style.size_phrases).format(value=value)
-    word = _GROUP_WORDS.get(group, group)
-    if not word:
+    if group == "item package quantity":  # "6 pack", "10 count" need no group name
         return value
+    word = GROUP_SINGULARS.get(group, group)
     return rng.choice(style.other_phrases).format(value=value, group=word)
 
 

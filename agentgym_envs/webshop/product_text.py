@@ -211,6 +211,7 @@ GROUP_PLURALS = {"color": "colors", "size": "sizes", "item package quantity": "p
                  "flavor name": "flavors", "style": "styles", "fit type": "fits",
                  "material type": "materials", "scent": "scents", "capacity": "capacities",
                  "length": "lengths"}  # fmt: skip
+#: How listings and shoppers name an option group in the singular ("choose your flavor").
 GROUP_SINGULARS = {"item package quantity": "pack size", "flavor name": "flavor",
                    "fit type": "fit", "material type": "material"}  # fmt: skip
 OPTION_BULLETS = (

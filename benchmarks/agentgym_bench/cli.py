@@ -92,7 +92,9 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
         print(f"skipping {env_id}: {why}")
     if not suite.episodes:
         raise UsageError(f"suite {suite.name}: no episodes on the installed envs")
-    out = Path(args.out or f"runs/{suite.name}/{_slug(spec)}")
+    from agentgym_bench.leaderboard_site import slug
+
+    out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
     settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
                            args.episode_timeout)  # fmt: skip
     print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes, "
@@ -104,12 +106,6 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
     print(paths["report"].read_text(encoding="utf-8"))
     print("Wrote " + ", ".join(str(p) for p in paths.values()))
     return 0
-
-
-def _slug(text: str) -> str:
-    import re
-
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def add_bench_command(sub: Any) -> None:

@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import shutil
 from pathlib import Path
 
+from agentgym_bench.leaderboard_site import build_site, slug
 from agentgym_bench.replay import Verification, verify_run
 from agentgym_bench.suite_runner import EPISODES_FILE, RUN_FILE, SUMMARY_FILE, now
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def submission_id(run: dict) -> str:
     """One submission per agent spec and suite version: a newer verified run replaces it."""
     suite = run["suite"]
-    return f"{_slug(run['agent']['spec'])}-{suite['name']}-v{suite['version']}"
+    return f"{slug(run['agent']['spec'])}-{suite['name']}-v{suite['version']}"
 
 
 def store(check: Verification, board: Path) -> Path:
@@ -60,8 +56,6 @@ def store(check: Verification, board: Path) -> Path:
 
 def submit(run_dir: Path, board: Path, progress: bool = True) -> tuple[bool, str]:
     """(accepted?, a message saying where it went or why it was rejected)."""
-    from agentgym_bench.leaderboard_site import build_site
-
     check = verify_run(run_dir, progress=progress)
     if not check.verified:
         reasons = "\n  ".join(check.reasons)

@@ -199,7 +199,10 @@ def test_submit_adds_verified_runs_only(random_run, tmp_path):
     assert json.loads((folders[0] / "verification.json").read_text())["replayed_episodes"] == 6
     assert "random" in (board / "README.md").read_text() and (board / "index.html").exists()
     assert submit(random_run, board, progress=False)[0]  # the same run again: replaced
-    assert len(list((board / "submissions").iterdir())) == 1
+    rerun = _copy(random_run, tmp_path / "rerun")  # another run of the same agent and suite
+    _edit_episodes(rerun, lambda records: [{**r, "seconds": 0.5} for r in records])
+    assert submit(rerun, board, progress=False)[0]
+    assert len(list((board / "submissions").iterdir())) == 1  # one row per agent, replaced
     tampered = _copy(random_run, tmp_path / "tampered")
     _edit_episodes(tampered, _tamper_score)
     accepted, message = submit(tampered, board, progress=False)

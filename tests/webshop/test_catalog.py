@@ -158,6 +158,28 @@ def test_near_miss_siblings_share_query_and_sit_just_above_a_bound():
         assert 0.4 < round(item.product.price - first_bound, 2) % 10 < 5  # just above a multiple
 
 
+def test_cache_key_changes_when_a_content_file_changes(monkeypatch):
+    """An edit to a file that decides catalog content (here the noun lexicon) gives a new
+    cache directory, so a stale catalog is never reused."""
+    from agentgym_envs.webshop import sources
+
+    before = generated_cache_key(SMALL, 0)
+    read = Path.read_bytes
+
+    def edited(path: Path) -> bytes:
+        data = read(path)
+        return data + b" " if path.name == "title_nouns.json" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    sources.content_digest.cache_clear()
+    try:
+        assert generated_cache_key(SMALL, 0) != before
+    finally:
+        monkeypatch.undo()
+        sources.content_digest.cache_clear()
+    assert generated_cache_key(SMALL, 0) == before
+
+
 def test_catalog_api_round_trips():
     catalog = small_catalog()
     assert len(catalog) == SMALL

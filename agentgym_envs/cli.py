@@ -53,6 +53,18 @@ def pick_difficulty(entry: EnvEntry, difficulty: str | None) -> str:
     return difficulty
 
 
+def pick_split(entry: EnvEntry, split: str | None) -> str:
+    """``split``, or the entry's default when None; UsageError if the id does not serve it."""
+    if split is None:
+        return entry.splits[0]
+    if split not in entry.splits:
+        raise UsageError(
+            f"{entry.id} serves split {' or '.join(entry.splits)} only; "
+            f"drop --split or pass --split {entry.splits[0]}"
+        )
+    return split
+
+
 def parse_env_kwargs(pairs: Sequence[str]) -> dict[str, Any]:
     """``["observation_mode=text_rich", "expert=False"]`` -> kwargs; values are Python literals
     when they parse as one (numbers, True/False/None, quoted strings), plain strings otherwise."""
@@ -104,7 +116,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         import readline  # noqa: F401  (line editing and history for input())
     entry = ready_entry(args.env_id)
     difficulty = pick_difficulty(entry, args.difficulty)
-    env = make_env(entry, difficulty, args.split, parse_env_kwargs(args.env_kwarg))
+    split = pick_split(entry, args.split)
+    env = make_env(entry, difficulty, split, parse_env_kwargs(args.env_kwarg))
     try:
         session = PlaySession(entry, env, args.seed)
         session.reset({"task_id": args.task_id} if args.task_id else None)
@@ -195,7 +208,8 @@ def check_one(entry: EnvEntry, difficulty: str) -> str:
     import gymnasium as gym
     from gymnasium.utils.env_checker import check_env
 
-    env = gym.make(entry.id, difficulty=difficulty, split="test")
+    split = "test" if "test" in entry.splits else entry.splits[0]
+    env = gym.make(entry.id, difficulty=difficulty, split=split)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -284,7 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=DIFFICULTIES,
         help="task difficulty (default: easy, or the tier of a one-task MiniWoB id)",
     )
-    p.add_argument("--split", default="train", choices=SPLITS, help="task split (default: train)")
+    p.add_argument(
+        "--split",
+        default=None,
+        choices=SPLITS,
+        help="task split (default: train, or ood for a held-out MiniWoB task's id)",
+    )
     p.add_argument(
         "--seed",
         type=int,

@@ -10,7 +10,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from agentgym_envs.core.splits import DIFFICULTIES
+from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.miniwob.tasks import registration_entries as miniwob_registration_entries
 
 
@@ -31,6 +31,8 @@ class EnvEntry:
     probe: str | None = None
     #: the difficulties this id can be made with (one MiniWoB task has its own tier only)
     difficulties: tuple[str, ...] = DIFFICULTIES
+    #: the splits this id serves, its default first (a held-out MiniWoB task: ood only)
+    splits: tuple[str, ...] = SPLITS
 
     def missing(self) -> list[str]:
         """What is not installed (empty when the env can be made): modules, then the probe's why."""

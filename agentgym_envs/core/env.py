@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,6 +64,9 @@ class TextEnv(gym.Env[str, str]):
     max_action_chars: ClassVar[int] = 2_000
     #: One line per action form, for prompts and for ``agentgym play``.
     action_help: ClassVar[str] = ""
+    #: Tasks whose observations or reward follow the wall clock by design, with the reason:
+    #: the same seed and actions need not replay them exactly (replay checks skip them).
+    real_time_tasks: ClassVar[Mapping[str, str]] = {}
 
     def __init__(
         self,

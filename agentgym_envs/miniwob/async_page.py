@@ -19,14 +19,17 @@ from agentgym_envs.miniwob.page import (
     ANIMATION_TIMEOUT_MS,
     CLICK_TIMEOUT_MS,
     FILL_INPUT_TYPES,
+    IMAGE_TIMEOUT_MS,
     LOAD_TIMEOUT_MS,
     NOOP_SECONDS,
+    POINTER_ACTIONS,
     SETTLE_LIMIT_S,
     SETTLE_POLL_S,
     SETTLE_QUIET_S,
     BrowserCrashed,
     EpisodeState,
     Instruction,
+    Started,
     _is_crash,
     check_clickable,
     match_options,
@@ -34,7 +37,7 @@ from agentgym_envs.miniwob.page import (
     to_input_value,
     type_target,
 )
-from agentgym_envs.miniwob.tasks import task_url
+from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
 
 
 class AsyncMiniWoBPage:
@@ -47,6 +50,8 @@ class AsyncMiniWoBPage:
         self._page: Any = None
         self._task: str | None = None
         self._episodes_since_load = 0
+        self.untrusted_clicks = 0  # as MiniWoBPage.untrusted_clicks
+        self._pointer_parked = False
 
     async def _ensure_page(self) -> Any:
         if self._page is None or self._page.is_closed():
@@ -54,6 +59,7 @@ class AsyncMiniWoBPage:
             self._context = await self.browser.new_context()
             self._context.set_default_timeout(LOAD_TIMEOUT_MS)
             self._page = await self._context.new_page()
+            self._pointer_parked = False
         return self._page
 
     async def recover(self) -> None:
@@ -64,7 +70,9 @@ class AsyncMiniWoBPage:
 
     close = recover
 
-    async def start_episode(self, task: str, seed: int, fresh_page: bool = False) -> Instruction:
+    async def start_episode(
+        self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
+    ) -> Started:
         try:
             page = await self._ensure_page()
             if self._task != task or fresh_page or self._episodes_since_load >= self.reload_every:
@@ -72,13 +80,23 @@ class AsyncMiniWoBPage:
                 await page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
                 self._task, self._episodes_since_load = task, 0
             self._episodes_since_load += 1
-            await page.mouse.move(0, 0)  # park the pointer (see page.MiniWoBPage.start_episode)
-            result = await page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
-            if not result["ready"]:
+            self.untrusted_clicks = 0
+            if not self._pointer_parked:  # see page.MiniWoBPage.start_episode
+                await page.mouse.move(0, 0)
+                self._pointer_parked = True
+            frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
+            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now]
+            result = await page.evaluate(page_js.START_EPISODE, start)
+            if result["ready"]:
+                state, nodes = EpisodeState.from_page(result["state"]), result["nodes"]
+            else:
                 await page.wait_for_function("() => WOB_TASK_READY === true")
                 result = await page.evaluate(page_js.EPISODE_STATE)
                 result["query"] = await page.evaluate(page_js.QUERY_TEXT)
-            return Instruction.from_page(result["utterance"], result["query"])
+                await page.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
+                state, nodes = await self.state(), await self.snapshot()
+            instruction = Instruction.from_page(result["utterance"], result["query"])
+            return Started(instruction, state, nodes)
         except BrowserUnavailable:
             raise
         except Exception as error:
@@ -94,8 +112,7 @@ class AsyncMiniWoBPage:
             raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
 
     async def state(self) -> EpisodeState:
-        r = await self.evaluate(page_js.EPISODE_STATE)
-        return EpisodeState(bool(r["done"]), float(r["raw"] or 0.0), r["reason"], r["utterance"])
+        return EpisodeState.from_page(await self.evaluate(page_js.EPISODE_STATE))
 
     async def snapshot(self) -> list[dict[str, Any]]:
         return await self.evaluate(page_js.SNAPSHOT)
@@ -124,9 +141,12 @@ class AsyncMiniWoBPage:
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
         await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)  # as MiniWoBPage
+        await self.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
 
     async def _perform(self, action: Action) -> None:
         page = self._page
+        if action.kind in POINTER_ACTIONS:
+            self._pointer_parked = False
         if action.kind == "noop":
             await asyncio.sleep(NOOP_SECONDS)
         elif action.kind == "wait":
@@ -167,6 +187,7 @@ class AsyncMiniWoBPage:
             if _is_crash(error):
                 raise
             await self._page.evaluate(page_js.JS_CLICK, element)
+            self.untrusted_clicks += 1
 
     async def _type(self, action: Action, target: dict[str, Any]) -> None:
         kind, is_text = type_target(action.element, target)

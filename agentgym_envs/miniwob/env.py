@@ -37,9 +37,25 @@ from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
-from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, MiniWoBPage
+from agentgym_envs.miniwob.page import (
+    STEP_TIMEOUT_S,
+    BrowserCrashed,
+    EpisodeState,
+    MiniWoBPage,
+    Started,
+)
 from agentgym_envs.miniwob.seeds import BLOCK, page_seed
-from agentgym_envs.miniwob.tasks import TASKS, TIERS, html_root, task_spec, tier_tasks
+from agentgym_envs.miniwob.tasks import (
+    REAL_TIME_TASKS,
+    TASKS,
+    TIERS,
+    check_task_split,
+    data_mode,
+    default_split,
+    html_root,
+    task_spec,
+    tier_tasks,
+)
 
 
 class MiniWoBTask:
@@ -53,9 +69,11 @@ class MiniWoBTask:
         adversarial: bool,
         rng: np.random.Generator,
         success_rule: str = "farama",
+        data_mode: str = "train",
     ) -> None:
         self.task_id = name
         self.success_rule = success_rule
+        self.data_mode = data_mode  # MiniWoB's: "test" plays a task's own test distribution
         self.page_seed = page_seed
         self.goal = ""
         self._page = page
@@ -75,18 +93,24 @@ class MiniWoBTask:
     def start(self) -> str:
         spec = TASKS[self.task_id]
         try:
-            instruction = self._page.start_episode(self.task_id, self.page_seed, spec.fresh_page)
+            started = self._start_page(spec.fresh_page)
         except BrowserCrashed:
             self._page.recover()  # one retry on a fresh context, then give up loudly
-            instruction = self._page.start_episode(self.task_id, self.page_seed, spec.fresh_page)
+            started = self._start_page(spec.fresh_page)
+        instruction = started.instruction
         self._utterance, self._fields = instruction.utterance, instruction.fields
         self.goal = instruction.goal
+        if not (spec.settle or self._adversarial):  # the page is as the start observed it
+            return self._observe(started.state, started.nodes)
         if spec.settle:
             self._page.settle()
         if self._adversarial:
             self.goal = distract_goal(instruction.goal, self._rng)
             inject_decoys(self._page, self._rng)
         return self._observe()
+
+    def _start_page(self, fresh_page: bool) -> Started:
+        return self._page.start_episode(self.task_id, self.page_seed, fresh_page, self.data_mode)
 
     @property
     def utterance(self) -> str:
@@ -110,10 +134,13 @@ class MiniWoBTask:
     def nodes(self) -> list[dict[str, Any]]:
         return self._nodes
 
-    def _observe(self) -> str:
-        state = self._page.state()
+    def _observe(
+        self, state: EpisodeState | None = None, nodes: list[dict[str, Any]] | None = None
+    ) -> str:
+        """The observation of the page now (or of ``state`` and ``nodes`` just read from it)."""
+        state = state or self._page.state()
         self._done, self._raw, self.reason = state.done, state.raw, state.reason
-        self._nodes = self._page.snapshot()
+        self._nodes = self._page.snapshot() if nodes is None else nodes
         note = end_note(self._raw, self._done, self.success_rule)
         return dom_text.render_observation(self.goal, self._nodes, note)
 
@@ -144,8 +171,14 @@ class MiniWoBTask:
             return None
 
     def extra_info(self) -> dict[str, Any]:
-        """MiniWoB's own view of the episode: page seed, raw reward in [-1, 1], utterance."""
-        return {"page_seed": self.page_seed, "raw_reward": self._raw, "utterance": self._utterance}
+        """MiniWoB's own view of the episode: page seed, raw reward in [-1, 1], utterance, and
+        how many clicks fell back to an untrusted JS click."""
+        return {
+            "page_seed": self.page_seed,
+            "raw_reward": self._raw,
+            "utterance": self._utterance,
+            "untrusted_clicks": self._page.untrusted_clicks,
+        }
 
     def close(self) -> None:
         """The page belongs to the env; nothing per-episode to free."""
@@ -155,12 +188,13 @@ class MiniWoBEnv(TextEnv):
     """MiniWoB++ in text. ``task=None`` samples the tier's tasks (``AgentGym/MiniWoB-v0``)."""
 
     action_help = ACTION_HELP
+    real_time_tasks = REAL_TIME_TASKS
 
     def __init__(
         self,
         task: str | None = None,
         difficulty: str | None = None,
-        split: str = "train",
+        split: str | None = None,
         expert: bool = True,
         render_mode: str | None = None,
         reload_every: int = 50,
@@ -178,7 +212,9 @@ class MiniWoBEnv(TextEnv):
                     f"drop difficulty= or pass difficulty={spec.tier!r}"
                 )
             difficulty = spec.tier
-        check_choice("split", split, SPLITS)
+        split = check_choice("split", split or default_split(task), SPLITS)
+        if task is not None:
+            check_task_split(task, split)
         require_playwright()  # fail at make() with the install command, not at the first reset
         find_chromium()
         html_root()
@@ -191,6 +227,11 @@ class MiniWoBEnv(TextEnv):
         self._reset_seed = seed  # the page seed follows it
         return super().reset(seed=seed, options=options)
 
+    @property
+    def page(self) -> MiniWoBPage:
+        """The env's page, which every episode reuses (to run page JS: benchmarks, tests)."""
+        return self._page
+
     def task_ids(self) -> Sequence[str]:
         if self.task_name is not None:
             return [self.task_name]
@@ -201,7 +242,9 @@ class MiniWoBEnv(TextEnv):
         seed = self._reset_seed
         page = page_seed(self.split, drawn if seed is None else seed)
         adversarial = self.split == "adversarial"
-        return MiniWoBTask(self._page, task_id, page, adversarial, rng, self.success_rule)
+        return MiniWoBTask(
+            self._page, task_id, page, adversarial, rng, self.success_rule, data_mode(self.split)
+        )
 
     def recover(self, reason: str) -> None:
         """The browser or page died: start a fresh context so the next reset works."""

@@ -20,12 +20,16 @@ from agentgym_envs.core import ActionError, EpisodeAborted
 from agentgym_envs.miniwob import page_js
 from agentgym_envs.miniwob.actions import Action
 from agentgym_envs.miniwob.browser import BrowserUnavailable, SyncBrowser, kill_process
-from agentgym_envs.miniwob.tasks import task_url
+from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
 
 #: Trusted clicks wait at most this long for actionability before the JS fallback.
 CLICK_TIMEOUT_MS = 200
 #: After an action, wait at most this long for jQuery animations to finish (then go on).
 ANIMATION_TIMEOUT_MS = 2_000
+#: After an episode starts or an action, wait at most this long for pictures still loading.
+IMAGE_TIMEOUT_MS = 2_000
+#: Actions that move the mouse pointer (the next episode parks it first).
+POINTER_ACTIONS = frozenset({"click", "hover", "type", "select"})
 #: ``noop`` lets this much time pass (delayed content, animations, hover menus).
 NOOP_SECONDS = 0.1
 #: Page loads and protocol calls fail (and count as a crash) after this long.
@@ -81,6 +85,21 @@ class EpisodeState:
     raw: float
     reason: Any
     utterance: Any
+
+    @classmethod
+    def from_page(cls, result: dict[str, Any]) -> EpisodeState:
+        """From ``page_js.EPISODE_STATE``'s result."""
+        raw = float(result["raw"] or 0.0)
+        return cls(bool(result["done"]), raw, result["reason"], result["utterance"])
+
+
+@dataclass(frozen=True)
+class Started:
+    """A started episode: its instruction and its first view (reward state and snapshot)."""
+
+    instruction: Instruction
+    state: EpisodeState
+    nodes: list[dict[str, Any]]
 
 
 def _is_crash(error: BaseException) -> bool:
@@ -170,6 +189,10 @@ class MiniWoBPage:
         self._page: Any = None
         self._task: str | None = None
         self._episodes_since_load = 0
+        self._pointer_parked = False  # the pointer rests at (0, 0), hovering nothing
+        #: Clicks of this episode that fell back to a JS ``el.click()`` (untrusted: the element
+        #: was occluded or moving); oracles aim for none.
+        self.untrusted_clicks = 0
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def _ensure_page(self) -> Any:
@@ -179,6 +202,7 @@ class MiniWoBPage:
             self._context.set_default_timeout(LOAD_TIMEOUT_MS)
             self._page = self._context.new_page()
             self._task = None
+            self._pointer_parked = False
         return self._page
 
     def _drop_context(self) -> None:
@@ -231,8 +255,12 @@ class MiniWoBPage:
             raise timed_out
 
     # ---- episode protocol --------------------------------------------------------------------
-    def start_episode(self, task: str, seed: int, fresh_page: bool = False) -> Instruction:
-        """Load the task if needed and start the seeded episode; returns its instruction."""
+    def start_episode(
+        self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
+    ) -> Started:
+        """Load the task if needed and start the seeded episode in MiniWoB's ``data_mode``
+        ('train', or 'test' for a task's own test distribution): its instruction and first view,
+        in one round trip on a loaded page."""
         try:
             page = self._ensure_page()
             stale = self._episodes_since_load >= self.reload_every
@@ -242,15 +270,25 @@ class MiniWoBPage:
                 self._task = task
                 self._episodes_since_load = 0
             self._episodes_since_load += 1
-            # Park the pointer: left where the last episode clicked, it would hover (and restyle:
-            # social-media swaps icon images on hover) an element of the new episode's page.
-            page.mouse.move(0, 0)
-            result = page.evaluate(page_js.START_EPISODE, [seed, page_js.NO_TIMEOUT_MS])
-            if not result["ready"]:
+            self.untrusted_clicks = 0
+            if not self._pointer_parked:
+                # Left where the last episode clicked, the pointer would hover (and restyle:
+                # social-media swaps icon images on hover) an element of the new episode's page.
+                page.mouse.move(0, 0)
+                self._pointer_parked = True
+            frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
+            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now]
+            result = page.evaluate(page_js.START_EPISODE, start)
+            if result["ready"]:
+                state, nodes = EpisodeState.from_page(result["state"]), result["nodes"]
+            else:
                 page.wait_for_function("() => WOB_TASK_READY === true", timeout=LOAD_TIMEOUT_MS)
                 result = page.evaluate(page_js.EPISODE_STATE)
                 result["query"] = page.evaluate(page_js.QUERY_TEXT)
-            return Instruction.from_page(result["utterance"], result["query"])
+                page.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
+                state, nodes = self.state(), self.snapshot()
+            instruction = Instruction.from_page(result["utterance"], result["query"])
+            return Started(instruction, state, nodes)
         except BrowserUnavailable:
             raise
         except Exception as error:
@@ -271,10 +309,7 @@ class MiniWoBPage:
                 return
 
     def state(self) -> EpisodeState:
-        result = self._call(page_js.EPISODE_STATE)
-        return EpisodeState(
-            bool(result["done"]), float(result["raw"] or 0.0), result["reason"], result["utterance"]
-        )
+        return EpisodeState.from_page(self._call(page_js.EPISODE_STATE))
 
     def snapshot(self) -> list[dict[str, Any]]:
         return self._call(page_js.SNAPSHOT)
@@ -308,12 +343,15 @@ class MiniWoBPage:
         self._finish_animations()
 
     def _finish_animations(self) -> None:
-        """Wait (up to ANIMATION_TIMEOUT_MS) for the animations an action started; a page still
-        animating after that is observed as it is."""
+        """Wait (up to ANIMATION_TIMEOUT_MS) for the animations an action started and then for
+        the pictures it made appear; a page still changing after that is observed as it is."""
         self._call(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
+        self._call(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
 
     def _perform(self, action: Action) -> None:
         page = self._page
+        if action.kind in POINTER_ACTIONS:
+            self._pointer_parked = False
         if action.kind == "noop":
             time.sleep(NOOP_SECONDS)
             return
@@ -358,6 +396,7 @@ class MiniWoBPage:
             if _is_crash(error):
                 raise
             self._page.evaluate(page_js.JS_CLICK, element)
+            self.untrusted_clicks += 1
 
     def _type(self, action: Action, target: dict[str, Any]) -> None:
         kind, is_text = type_target(action.element, target)

@@ -3,8 +3,10 @@
 Kept as strings in one place so the sync and async drivers send exactly the same code.
 The protocol mirrors Farama's Selenium env call for call (``core.endEpisode(0)``,
 ``Math.seedrandom(seed)``, ``core.setDataMode('train')``, ``core.startEpisodeReal()``), so a seed
-gives the same task as there; the only addition is raising ``core.EPISODE_MAX_TIME`` to the
-largest JS timer so MiniWoB's wall-clock timeout never fires (our step budget is the limit).
+gives the same task as there (the ood split passes 'test' instead, MiniWoB's own test
+distribution, which Farama's env never selects); the other addition is raising
+``core.EPISODE_MAX_TIME`` to the largest JS timer so MiniWoB's wall-clock timeout never fires
+(our step budget is the limit).
 """
 
 from __future__ import annotations
@@ -32,6 +34,45 @@ WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
   setTimeout(poll, pause);
 })"""
 
+#: Resolves once the page's pictures have loaded, or after ``limit`` ms. Many tasks draw icons
+#: with CSS (``content: url(star.png)``): such an element has no size until its picture arrives,
+#: and the snapshot skips sizeless elements, so a first observation taken while a picture was
+#: still loading lacked those icons and its replay did not match. Once per document every picture
+#: its stylesheets name is loaded (later uses come from the memory cache); then ``<img>`` elements
+#: still loading are awaited. A loaded picture gives its elements their size at the next layout,
+#: which the snapshot forces; nothing waits when nothing is loading.
+WAIT_IMAGES = r"""(limit) => {
+  const load = (src) => { const img = new Image(); img.src = src;
+                          return img.decode().catch(() => null); };
+  const pending = [];
+  if (!window.__agPictures) {
+    const urls = new Set();
+    const scan = (rules, base) => {
+      for (const rule of rules) {
+        if (rule.cssRules) scan(rule.cssRules, base);
+        for (const m of (rule.cssText || '').matchAll(/url\(\s*['"]?([^'")]+)['"]?\s*\)/g)) {
+          try { urls.add(new URL(m[1], base).href); } catch (e) { /* not a URL */ }
+        }
+      }
+    };
+    for (const sheet of document.styleSheets) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) { continue; }  /* another origin's sheet */
+      scan(rules, sheet.href || document.baseURI);
+    }
+    window.__agPictures = Array.from(urls).map(load);
+    pending.push(...window.__agPictures);
+  }
+  for (const img of document.images) if (!img.complete && img.src) pending.push(load(img.src));
+  if (!pending.length) return 0;
+  let timer = null;
+  const timeout = new Promise((r) => { timer = setTimeout(r, limit); });
+  return Promise.race([Promise.all(pending), timeout]).then(() => {
+    clearTimeout(timer);
+    return pending.length;
+  });
+}"""
+
 #: The instruction with textless elements (icons) replaced by their last class name.
 QUERY_TEXT_FN = """
 function QUERY_TEXT() {
@@ -51,23 +92,6 @@ function QUERY_TEXT() {
 }
 """
 
-#: Start an episode with Farama's seeding calls; returns the raw utterance (string or object) and
-#: the instruction as text with pictures named (icons in #query become "[icon-class]").
-START_EPISODE = (
-    "([seed, maxTime]) => {\n"
-    + QUERY_TEXT_FN
-    + """
-  core.endEpisode(0);
-  Math.seedrandom(seed);
-  core.setDataMode('train');
-  core.EPISODE_MAX_TIME = maxTime;
-  core.startEpisodeReal();
-  window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
-  return {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
-}
-"""
-)
-
 #: The instruction text alone (for tasks that build it after a delay).
 QUERY_TEXT = "() => {\n" + QUERY_TEXT_FN + "\nreturn QUERY_TEXT();\n}"
 
@@ -82,7 +106,9 @@ SNAPSHOT = r"""
 () => {
   const ag = window.__ag || (window.__ag = {ep: 1, next: 1});
   const ep = String(ag.ep);
-  const SKIP_IDS = new Set(['reward-display', 'sync-task-cover', 'click-canvas', 'query']);
+  // #input-flicker: terminal's caret, which blinks every 800 ms (no information, only timing)
+  const SKIP_IDS = new Set(['reward-display', 'sync-task-cover', 'click-canvas', 'query',
+                            'input-flicker']);
   const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'BR', 'HR', 'LINK',
                              'META']);
   const CONTROLS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A', 'LABEL', 'IMG']);
@@ -192,6 +218,47 @@ SNAPSHOT = r"""
   return out;
 }
 """
+
+#: Start an episode with Farama's seeding calls and observe it, in one round trip: the raw
+#: utterance (string or object), the instruction as text with pictures named (icons in #query
+#: become "[icon-class]"), and, once the task is ready and its pictures have loaded, the reward
+#: state and the snapshot. A task that builds itself after a delay returns ``ready: false``
+#: without them (the caller waits and observes). ``frozenNow`` (ms since the epoch, or null):
+#: while the episode is built, ``new Date()`` and ``Date.now()`` give that instant (terminal
+#: prints "Last login: <today>", which made the same seed differ from one day to the next).
+START_EPISODE = (
+    "async ([seed, maxTime, mode, imageLimit, frozenNow]) => {\n"
+    + QUERY_TEXT_FN
+    + """
+  core.endEpisode(0);
+  Math.seedrandom(seed);
+  core.setDataMode(mode);
+  core.EPISODE_MAX_TIME = maxTime;
+  const RealDate = window.Date;
+  if (frozenNow !== null) {  // the task prints today's date: show the same day on every run
+    window.Date = class extends RealDate {
+      constructor(...args) { if (args.length) super(...args); else super(frozenNow); }
+      static now() { return frozenNow; }
+    };
+  }
+  try { core.startEpisodeReal(); } finally { window.Date = RealDate; }
+  window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
+  const started = {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
+  if (!started.ready) return started;
+  await ("""
+    + WAIT_IMAGES
+    + """)(imageLimit);
+  started.state = ("""
+    + EPISODE_STATE.strip()
+    + """)();
+  started.nodes = ("""
+    + SNAPSHOT.strip()
+    + """)();
+  return started;
+}
+"""
+)
+
 
 #: JS helper shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes
 #: its clicks to its control)

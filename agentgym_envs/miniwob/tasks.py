@@ -4,8 +4,15 @@ Import-light on purpose (no Playwright, no ``miniwob`` import): the registration
 Each task is ``iid`` (train/valid/test/adversarial of ``AgentGym/MiniWoB-v0``), ``ood`` (held out of
 those lists: variant transfer such as click-checkboxes -> -large/-soft/-transfer, and held-out
 families), or excluded with the reason a text agent cannot do it (coordinates, drawing, dragging,
-text selection, timing). ``fresh`` marks tasks whose page state leaks across episodes (Farama flags
-them nondeterministic): we reload their page every episode, which makes them deterministic.
+text selection, timing). The ood split also plays, in MiniWoB's test data mode, the iid tasks
+whose page has one (``TEST_MODE_TASKS``); a one-task env serves only its task's splits
+(``task_splits``: a held-out task is ood only).
+
+``fresh`` marks tasks whose page state leaks across episodes (Farama flags them
+nondeterministic): we reload their page every episode, which makes them deterministic.
+``clock`` marks tasks whose page shows today's date (terminal's "Last login" line): their
+episodes are built with the clock frozen at ``FROZEN_NOW`` (a deliberate deviation from Farama,
+whose page shows the real date), so a seed shows the same page on every day.
 ``settle`` marks tasks whose page is still changing after the episode starts (click-pie's wheel
 grows for ~1.5 s; social-media's feed was sometimes still being built when the first snapshot
 was taken, so none of its post icons had an element id and the oracle had no move — 2 of 8
@@ -22,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 TIERS = ("easy", "medium", "hard")
+#: The instant ``clock`` tasks see while their episode is built: 2017-01-01 12:00 UTC.
+FROZEN_NOW_MS = 1_483_272_000_000
 
 # name | tier | role (iid / ood / excluded) | flags | exclusion reason
 _TABLE = """
@@ -116,7 +125,7 @@ search-engine | hard | iid | fresh |
 social-media | hard | iid | fresh settle |
 social-media-all | hard | iid | fresh settle |
 social-media-some | hard | ood | fresh settle |
-terminal | hard | ood | fresh |
+terminal | hard | ood | fresh clock |
 use-slider | hard | iid | |
 use-slider-2 | hard | iid | |
 daily-calendar | hard | iid | |
@@ -126,16 +135,17 @@ order-food | hard | iid | fresh |
 phone-book | hard | iid | fresh |
 buy-ticket | hard | iid | |
 stock-market | hard | iid | fresh |
+grid-coordinate | hard | iid | |
+use-colorwheel | hard | iid | fresh |
+text-editor | hard | ood | |
 number-checkboxes | medium | excluded | | the digit to draw is shown only as an image
 hot-cold | medium | excluded | | the hot/cold hint follows the mouse position (pointer exploration)
 bisect-angle | hard | excluded | | needs a click at computed coordinates
 circle-center | hard | excluded | | needs a click at computed coordinates
 find-midpoint | hard | excluded | | needs a click at computed coordinates
 right-angle | hard | excluded | | needs a click at computed coordinates
-grid-coordinate | hard | excluded | | needs a click at computed coordinates
-use-colorwheel | hard | excluded | | needs a click at a canvas coordinate
-use-colorwheel-2 | hard | excluded | | needs a click at a canvas coordinate
-count-sides | hard | excluded | | the answer lives only in SVG polygon geometry
+use-colorwheel-2 | hard | excluded | | the colour to pick is only a swatch in the instruction
+count-sides | hard | excluded | | the polygon is drawn on a canvas (pixels only; no DOM or SVG)
 draw-circle | hard | excluded | | needs freehand drawing
 draw-line | hard | excluded | | needs freehand drawing
 drag-box | hard | excluded | | needs drag and drop
@@ -150,7 +160,6 @@ drag-sort-numbers | hard | excluded | | needs drag and drop
 resize-textarea | hard | excluded | | needs dragging a resize handle
 highlight-text | hard | excluded | | needs a mouse text selection
 highlight-text-2 | hard | excluded | | needs a mouse text selection
-text-editor | hard | excluded | | needs a mouse text selection before formatting
 hover-shape | hard | excluded | | keeps the pointer on a moving square (not in Farama's registry)
 chase-circle | hard | excluded | | needs real-time pointer tracking (not in Farama's registry)
 moving-items | hard | excluded | | needs clicks timed on moving targets (not in Farama's registry)
@@ -172,6 +181,7 @@ class TaskSpec:
     fresh_page: bool = False
     excluded_reason: str = ""
     settle: bool = False  # wait for the opening animation at reset
+    clock: bool = False  # the page shows today's date: episodes are built with the date frozen
 
     @property
     def text_actionable(self) -> bool:
@@ -189,7 +199,7 @@ def _parse(table: str) -> dict[str, TaskSpec]:
         assert tier in TIERS and role in ("iid", "ood", "excluded"), line
         specs[name] = TaskSpec(
             name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason,
-            settle="settle" in flags.split(),
+            settle="settle" in flags.split(), clock="clock" in flags.split(),
         )  # fmt: skip
     return specs
 
@@ -203,10 +213,72 @@ EXCLUDED: dict[str, str] = {n: s.excluded_reason for n, s in TASKS.items() if no
 MAX_STEPS = {"easy": 10, "medium": 20, "hard": 40}
 
 
+#: Tasks whose page draws from MiniWoB's own test distribution in data mode 'test'
+#: (``WOB_DATA_MODE == 'test'`` in their HTML): click-test-transfer asks for button TWO,
+#: click-checkboxes-transfer for 4-6 boxes instead of 0-3, the email-inbox natural-language
+#: tasks phrase requests with held-out templates.
+TEST_MODE_TASKS = frozenset(
+    {
+        "click-test-transfer",
+        "click-checkboxes-transfer",
+        "email-inbox-forward-nl",
+        "email-inbox-forward-nl-turk",
+        "email-inbox-nl-turk",
+    }
+)
+IID_SPLITS = ("train", "valid", "test", "adversarial")
+
+#: Registered tasks that follow the wall clock by design: replaying their recorded actions need
+#: not give the same observations or reward, so replay checks skip them.
+REAL_TIME_TASKS: dict[str, str] = {
+    "button-delay": "the raw reward scores the wall-clock delay between the two button presses",
+    "stock-market": "the price changes every 100 ms of wall-clock time",
+}
+
+
+def data_mode(split: str) -> str:
+    """MiniWoB's data mode for ``split``: the ood split plays its test distributions."""
+    return "test" if split == "ood" else "train"
+
+
+def task_splits(name: str) -> tuple[str, ...]:
+    """The splits task ``name`` serves: a held-out task only ood (training on it would leak the
+    OOD evaluation); an iid task the i.i.d. splits, plus ood when its page has a test mode."""
+    spec = task_spec(name)
+    if spec.role == "ood":
+        return ("ood",)
+    return (*IID_SPLITS, "ood") if name in TEST_MODE_TASKS else IID_SPLITS
+
+
+def default_split(name: str | None) -> str:
+    """The split an env plays when none is given: a held-out task's is ood, otherwise train."""
+    return task_splits(name)[0] if name is not None else "train"
+
+
+def check_task_split(name: str, split: str) -> str:
+    """``split`` if task ``name`` serves it; ValueError saying which splits it serves."""
+    allowed = task_splits(name)
+    if split not in allowed:
+        why = (
+            "it is held out for out-of-distribution evaluation"
+            if TASKS[name].role == "ood"
+            else "it is an in-distribution task without a MiniWoB test mode"
+        )
+        raise ValueError(
+            f"MiniWoB task {name!r} is not in split {split!r}: {why}; "
+            f"its splits: {', '.join(allowed)}"
+        )
+    return split
+
+
 def tier_tasks(tier: str, split: str) -> list[str]:
-    """Task names of ``tier`` in ``split``: ood -> the held-out tasks; other splits -> iid ones."""
-    role = "ood" if split == "ood" else "iid"
-    return sorted(n for n, s in TASKS.items() if s.tier == tier and s.role == role)
+    """Task names of ``tier`` in ``split``: ood -> the held-out tasks and the iid tasks with a
+    test mode (played in it); other splits -> the iid ones."""
+    return sorted(n for n, s in TASKS.items() if s.tier == tier and split in _splits_of(s))
+
+
+def _splits_of(spec: TaskSpec) -> tuple[str, ...]:
+    return task_splits(spec.name) if spec.text_actionable else ()
 
 
 def task_spec(name: str) -> TaskSpec:
@@ -255,6 +327,7 @@ def registration_entries() -> list[dict[str, Any]]:
                 "max_episode_steps": MAX_STEPS[spec.tier],
                 "kwargs": {"task": name},
                 "difficulties": (spec.tier,),
+                "splits": task_splits(name),
             }
         )
     return rows

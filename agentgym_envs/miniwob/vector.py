@@ -29,9 +29,17 @@ from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
 from agentgym_envs.miniwob.browser import AsyncBrowser
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
-from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed
+from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, EpisodeState
 from agentgym_envs.miniwob.seeds import BLOCK, page_seed
-from agentgym_envs.miniwob.tasks import MAX_STEPS, TASKS, task_spec, tier_tasks
+from agentgym_envs.miniwob.tasks import (
+    MAX_STEPS,
+    TASKS,
+    check_task_split,
+    data_mode,
+    default_split,
+    task_spec,
+    tier_tasks,
+)
 
 
 class _Slot:
@@ -61,7 +69,7 @@ class AsyncMiniWoBVectorEnv:
         num_envs: int,
         task: str | None = None,
         difficulty: str | None = None,
-        split: str = "train",
+        split: str | None = None,
         max_episode_steps: int | None = None,
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
@@ -70,9 +78,10 @@ class AsyncMiniWoBVectorEnv:
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.split = check_choice("split", split, SPLITS)
+        self.split = check_choice("split", split or default_split(task), SPLITS)
         if task is not None:
             difficulty = task_spec(task).tier
+            check_task_split(task, self.split)
         self.difficulty = check_choice(
             "difficulty", difficulty or "easy", ("easy", "medium", "hard")
         )
@@ -173,19 +182,24 @@ class AsyncMiniWoBVectorEnv:
         drawn = int(slot.rng.integers(0, BLOCK))
         slot.page_seed = page_seed(self.split, drawn if slot.seed is None else slot.seed)
         slot.seed = None  # an automatic reset after this episode draws its page
-        fresh = TASKS[slot.task].fresh_page
+        start = (slot.task, slot.page_seed, TASKS[slot.task].fresh_page, data_mode(self.split))
         try:
-            instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)
+            started = await slot.page.start_episode(*start)
         except BrowserCrashed:
             await slot.page.recover()
-            instruction = await slot.page.start_episode(slot.task, slot.page_seed, fresh)
+            started = await slot.page.start_episode(*start)
+        instruction = started.instruction
         slot.utterance, slot.goal = instruction.utterance, instruction.goal
-        if TASKS[slot.task].settle:
+        slot.steps = 0
+        settle, adversarial = TASKS[slot.task].settle, self.split == "adversarial"
+        if not (settle or adversarial):  # as MiniWoBTask.start: the start's own view
+            self._show(slot, started.state, started.nodes)
+            return self._info(slot, None)
+        if settle:
             await slot.page.settle()
-        if self.split == "adversarial":
+        if adversarial:
             slot.goal = distract_goal(instruction.goal, slot.rng)
             await slot.page.evaluate(DECOY_SCRIPT, decoy_args(slot.rng))
-        slot.steps = 0
         await self._observe(slot)
         return self._info(slot, None)
 
@@ -196,9 +210,10 @@ class AsyncMiniWoBVectorEnv:
         await self._observe(slot)
 
     async def _observe(self, slot: _Slot) -> None:
-        state = await slot.page.state()
-        slot.done, slot.raw = state.done, state.raw
-        slot.nodes = await slot.page.snapshot()
+        self._show(slot, await slot.page.state(), await slot.page.snapshot())
+
+    def _show(self, slot: _Slot, state: EpisodeState, nodes: list[dict[str, Any]]) -> None:
+        slot.done, slot.raw, slot.nodes = state.done, state.raw, nodes
         note = end_note(slot.raw, slot.done, self.success_rule)
         slot.observation = dom_text.render_observation(slot.goal, slot.nodes, note)
 
@@ -252,4 +267,5 @@ class AsyncMiniWoBVectorEnv:
             "page_seed": slot.page_seed,
             "raw_reward": slot.raw,
             "utterance": slot.utterance,
+            "untrusted_clicks": slot.page.untrusted_clicks,
         }

@@ -46,7 +46,8 @@ def store(check: Verification, board: Path) -> Path:
     shutil.copyfile(run_dir / SUMMARY_FILE, staging / SUMMARY_FILE)
     (staging / (EPISODES_FILE + ".gz")).write_bytes(gzip.compress(episodes, mtime=0))
     verification = {"verified": True, "replayed_episodes": check.replayed_episodes,
-                     "replayed_steps": check.replayed_steps, "checked_at": now()}  # fmt: skip
+                     "replayed_steps": check.replayed_steps,
+                     "skipped_real_time": check.skipped_real_time, "checked_at": now()}  # fmt: skip
     (staging / "verification.json").write_text(json.dumps(verification, indent=2) + "\n",
                                                encoding="utf-8")  # fmt: skip
     shutil.rmtree(folder, ignore_errors=True)
@@ -62,8 +63,11 @@ def submit(run_dir: Path, board: Path, progress: bool = True) -> tuple[bool, str
         return False, f"rejected {run_dir}: the replay does not match the run:\n  {reasons}"
     folder = store(check, board)
     paths = build_site(board)
+    skipped = (f" ({len(check.skipped_real_time)} real-time episodes not replayable, skipped)"
+               if check.skipped_real_time else "")  # fmt: skip
     return True, (f"verified {check.replayed_episodes} episodes ({check.replayed_steps} steps) "
-                  f"of {run_dir}; added as {folder}; board rebuilt: {paths['readme']}")  # fmt: skip
+                  f"of {run_dir}{skipped}; added as {folder}; board rebuilt: "
+                  f"{paths['readme']}")  # fmt: skip
 
 
 __all__ = ["store", "submission_id", "submit"]

@@ -47,6 +47,7 @@ class Submission:
     provenance: dict[str, Any]
     finished: str
     replayed_episodes: int | None
+    skipped_real_time: int = 0  # real-time episodes the replay could not check
     # (env_id, difficulty, split) -> summary row
     rows: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
     label: str = ""  # the agent's display name (disambiguated when two share a name)
@@ -118,6 +119,7 @@ def load_submission(folder: Path) -> Submission | None:
         provenance=provenance,
         finished=str(run.get("finished") or ""),
         replayed_episodes=replayed if isinstance(replayed, int) else None,
+        skipped_real_time=len(verification.get("skipped_real_time") or []),
     )
     rows = summary.get("rows")
     if not isinstance(rows, list) or not rows:
@@ -236,6 +238,8 @@ def provenance_text(sub: Submission) -> str:
     ]
     if sub.replayed_episodes is not None:
         parts.append(f"{sub.replayed_episodes} episodes replayed")
+    if sub.skipped_real_time:
+        parts.append(f"{sub.skipped_real_time} real-time episodes not replayable")
     return f"{sub.label} ({sub.suite}, submission {sub.submission_id}): " + ", ".join(parts)
 
 

@@ -12,7 +12,7 @@ from tqdm.auto import tqdm
 import agentgym_envs
 from agentgym_envs.agents import make_agent
 from agentgym_envs.core.episode import play_episode
-from agentgym_envs.registration import one_per_family
+from agentgym_envs.registration import entry_for, one_per_family
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def run_benchmark(
 
     All agents see the same seeds, hence the same tasks, so their figures compare directly.
     """
-    cells = [(e, d, s) for e, d in env_difficulties for s in splits]
+    cells = [(e, d, s) for e, d in env_difficulties for s in splits if s in entry_for(e).splits]
     results: list[EpisodeResult] = []
     bar = tqdm(total=len(cells) * len(agents) * episodes, disable=not progress, unit="ep")
     for env_id, difficulty, split in cells:

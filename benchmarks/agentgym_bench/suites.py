@@ -139,6 +139,8 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
             if difficulty not in entry.difficulties:
                 continue
             for split in spec.get("splits", ["test", "ood", "adversarial"]):
+                if split not in entry.splits:  # a held-out MiniWoB task serves ood only
+                    continue
                 for seed, task_id in enumerate(_task_ids(env_id, difficulty, split, spec)):
                     found.add(task_id)
                     resolved.episodes.append(

@@ -58,6 +58,29 @@ def test_reset_latency(benchmark, keeper, task):
     env.close()
 
 
+#: One round trip: Farama's seeding calls and the snapshot in a single evaluate, nothing else
+#: (no pointer park, no picture wait, no reward state): the floor a reset can approach.
+ONE_TRIP_FLOOR = (
+    "(seed) => { core.endEpisode(0); Math.seedrandom(seed); core.setDataMode('train');"
+    " core.startEpisodeReal(); return (SNAPSHOT)(); }"
+)
+
+
+@pytest.mark.parametrize("task", RESET_TASKS[:4])
+def test_reset_floor_one_round_trip(benchmark, keeper, task):
+    """Side by side with test_reset_latency: the one-evaluate floor on the same pages."""
+    from agentgym_envs.miniwob import page_js
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+
+    env = MiniWoBEnv(task=task, expert=False)
+    env.reset(seed=0)  # loads the page
+    page = env.page
+    script = ONE_TRIP_FLOOR.replace("(SNAPSHOT)", "(" + page_js.SNAPSHOT.strip() + ")")
+    seeds = iter(range(1, 10_000))
+    benchmark.pedantic(lambda: page.evaluate(script, next(seeds)), rounds=30, iterations=1)
+    env.close()
+
+
 @pytest.mark.parametrize("task", sorted(STEP_CASES))
 def test_step_latency(benchmark, keeper, task):
     from agentgym_envs.miniwob.env import MiniWoBEnv

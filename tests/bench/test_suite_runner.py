@@ -133,6 +133,20 @@ def test_untampered_run_verifies(random_run):
     assert check.replayed_episodes == 6 and check.replayed_steps > 6
 
 
+def test_real_time_tasks_are_skipped_by_the_replay(random_run, tmp_path, monkeypatch):
+    from agentgym_envs.toy.env import ToyEnv
+
+    run_dir = _copy(random_run, tmp_path / "real-time")
+    _edit_episodes(run_dir, _tamper_score)  # a tampered real-time episode cannot be checked
+    tampered = read_episodes(run_dir)[1]["task_id"]
+    monkeypatch.setattr(ToyEnv, "real_time_tasks", {tampered: "follows the wall clock"})
+    check = verify_run(run_dir, progress=False)
+    assert check.skipped_real_time == [read_episodes(run_dir)[1]["key"]]
+    assert check.replayed_episodes == 5
+    # the summary still has to match the episodes, real-time ones included
+    assert check.reasons and all("summary" in reason for reason in check.reasons)
+
+
 def _tamper_score(records):
     records[1]["score"] = 1.0
     records[1]["success"] = True

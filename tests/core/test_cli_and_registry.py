@@ -11,7 +11,7 @@ import gymnasium as gym
 import pytest
 
 import agentgym_envs
-from agentgym_envs.cli import check_targets, main, pick_difficulty
+from agentgym_envs.cli import check_targets, main, pick_difficulty, pick_split
 from agentgym_envs.registration import ENTRIES, entry_for, one_per_family
 
 
@@ -162,6 +162,11 @@ def test_play_takes_env_kwargs_and_one_task_ids():
     assert pick_difficulty(entry, None) == "medium"  # the task's own tier, no --difficulty needed
     with pytest.raises(ValueError, match="difficulty medium only; drop --difficulty"):
         pick_difficulty(entry, "easy")
+    held_out = entry_for("AgentGym/MiniWoB-click-test-transfer-v0")
+    assert pick_split(held_out, None) == "ood"  # a held-out task's id plays its ood split
+    with pytest.raises(ValueError, match="serves split ood only; drop --split"):
+        pick_split(held_out, "train")
+    assert pick_split(entry_for("AgentGym/Toy-v0"), None) == "train"
 
 
 def test_bench_writes_a_report(tmp_path):

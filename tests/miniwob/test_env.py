@@ -5,6 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
+from agentgym_envs.miniwob.tasks import data_mode
 from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
@@ -20,7 +21,7 @@ FARAMA_TASKS = [
 ]
 
 
-def farama_utterances(task: str, seeds: list[int]) -> list[str]:
+def farama_utterances(task: str, seeds: list[int], mode: str = "train") -> list[str]:
     """What Farama's Selenium env shows for these seeds: a freshly loaded page and its exact
     sequence of execute_script calls (force_stop, set_seed, set_mode, startEpisodeReal)."""
     from agentgym_envs.miniwob.browser import SyncBrowser
@@ -35,7 +36,7 @@ def farama_utterances(task: str, seeds: list[int]) -> list[str]:
             page.wait_for_selector("#sync-task-cover")
             page.evaluate("core.endEpisode(0);")
             page.evaluate(f"Math.seedrandom({seed!r});")
-            page.evaluate('core.setDataMode("train");')
+            page.evaluate(f"core.setDataMode({mode!r});")
             page.evaluate("core.startEpisodeReal();")
             utterance = page.evaluate("core.getUtterance();")
             found.append(utterance["utterance"] if isinstance(utterance, dict) else utterance)
@@ -53,7 +54,8 @@ def test_page_seeds_give_farama_utterances(make_env, task):
         _, info = env.reset(seed=seed)
         seeds.append(info["page_seed"])
         ours.append(info["utterance"])
-    assert ours == farama_utterances(task, seeds)
+    # a held-out task (email-inbox-nl-turk) plays ood, in MiniWoB's test data mode
+    assert ours == farama_utterances(task, seeds, data_mode(env.split))
     assert len(set(seeds)) == 3
 
 
@@ -176,6 +178,36 @@ def test_tier_env_samples_tasks_and_reports_tier(make_env):
     assert info["task_id"] in env.task_ids() and info["difficulty"] == "medium"
     _, info = env.reset(options={"task_id": "navigate-tree"})
     assert info["task_id"] == "navigate-tree"
+
+
+def test_ood_split_plays_miniwobs_test_distribution(make_env):
+    # click-test-transfer's test mode asks for button TWO; Farama's env only ever shows ONE
+    env = make_env(task="click-test-transfer")  # a held-out task: its default split is ood
+    goals = {env.reset(seed=seed)[1]["goal"] for seed in range(3)}
+    assert env.split == "ood" and goals == {"Click button TWO."}
+    env = make_env(task="click-checkboxes-transfer")
+    for seed in range(3):
+        goal = env.reset(seed=seed)[1]["goal"]
+        assert 4 <= len(goal.split(",")) <= 6, goal  # test mode: 4-6 boxes (train: 0-3)
+    train = make_env(task="email-inbox-forward-nl")
+    ood = make_env(task="email-inbox-forward-nl", split="ood")
+    assert train.reset(seed=0)[1]["utterance"] != ood.reset(seed=0)[1]["utterance"]
+
+
+def test_terminal_shows_the_same_page_on_every_day(make_env):
+    # its page prints "Last login: <today>" and blinks a caret every 800 ms: neither may reach
+    # the observation, or a seed's replay differs the next day (or the next 800 ms)
+    env = make_env(task="terminal")
+    observation, _ = env.reset(seed=7)
+    assert "Last login: Sun Jan 01 2017" in observation
+    assert "input-flicker" not in observation and "\u2588" not in observation
+
+
+def test_a_one_task_env_refuses_a_split_that_would_leak(make_env):
+    with pytest.raises(ValueError, match="held out for out-of-distribution"):
+        make_env(task="click-test-transfer", split="train")
+    with pytest.raises(ValueError, match="without a MiniWoB test mode"):
+        make_env(task="click-test", split="ood")
 
 
 def test_bad_kwargs_raise_helpful_errors(make_env):

@@ -13,10 +13,16 @@ from agentgym_envs.miniwob.actions import Action, parse_action
 from agentgym_envs.miniwob.tasks import (
     EXCLUDED,
     TASKS,
+    TEST_MODE_TASKS,
     TEXT_TASKS,
+    TIERS,
+    check_task_split,
+    data_mode,
+    default_split,
     html_root,
     registration_entries,
     task_spec,
+    task_splits,
     tier_tasks,
 )
 from tests.miniwob.support import needs_miniwob
@@ -40,9 +46,28 @@ def test_ood_tasks_never_appear_in_iid_splits():
     for tier in ("easy", "medium", "hard"):
         iid = set(tier_tasks(tier, "train"))
         ood = set(tier_tasks(tier, "ood"))
-        assert iid and ood and not iid & ood
+        # the only shared tasks are iid tasks the ood split plays in MiniWoB's test mode
+        assert iid and ood and iid & ood <= TEST_MODE_TASKS
         assert tier_tasks(tier, "test") == tier_tasks(tier, "adversarial") == sorted(iid)
     assert "click-checkboxes-large" in tier_tasks("hard", "ood")
+    assert "email-inbox-forward-nl" in set(tier_tasks("hard", "ood")) & set(
+        tier_tasks("hard", "train")
+    )
+    assert {"click-test-transfer", "click-checkboxes-transfer"} <= {
+        task for tier in TIERS for task in tier_tasks(tier, "ood")
+    }
+
+
+def test_a_held_out_task_serves_only_the_ood_split():
+    assert task_splits("click-test-transfer") == ("ood",)
+    assert task_splits("click-test") == ("train", "valid", "test", "adversarial")
+    assert task_splits("email-inbox-forward-nl")[-1] == "ood"
+    assert default_split("click-test-transfer") == "ood" and default_split("click-test") == "train"
+    with pytest.raises(ValueError, match=r"held out for out-of-distribution.*its splits: ood"):
+        check_task_split("click-test-transfer", "train")
+    with pytest.raises(ValueError, match="without a MiniWoB test mode"):
+        check_task_split("click-test", "ood")
+    assert data_mode("ood") == "test" and data_mode("test") == data_mode("train") == "train"
 
 
 def test_task_spec_errors_are_helpful():
@@ -63,7 +88,10 @@ def test_registration_entries_cover_every_text_task():
         "max_episode_steps": 10,
         "kwargs": {"task": "click-test"},
         "difficulties": ("easy",),  # a one-task id is made at its own tier only
+        "splits": ("train", "valid", "test", "adversarial"),
     } in rows
+    transfer = next(row for row in rows if row["id"] == "AgentGym/MiniWoB-click-test-transfer-v0")
+    assert transfer["splits"] == ("ood",)
 
 
 def test_task_table_import_stays_light():

@@ -12,7 +12,7 @@ import logging
 import os
 from collections.abc import Callable
 
-from agentgym_envs.miniwob.oracles import apps, forms, simple, widgets
+from agentgym_envs.miniwob.oracles import apps, forms, simple, tools, widgets
 from agentgym_envs.miniwob.oracles.view import OracleTask, View
 
 log = logging.getLogger("agentgym_envs.miniwob")
@@ -119,6 +119,9 @@ ORACLES: dict[str, Oracle] = {
     "email-inbox-forward-nl": apps.email_inbox_forward_nl,
     "order-food": apps.order_food,
     "tic-tac-toe": widgets.tic_tac_toe,
+    "grid-coordinate": tools.grid_coordinate,
+    "use-colorwheel": tools.use_colorwheel,
+    "text-editor": tools.text_editor,
 }
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from agentgym_envs.miniwob.oracles.view import View, click, fill, first_move, submit
+from agentgym_envs.miniwob.oracles.view import (
+    View,
+    autocomplete,
+    click,
+    fill,
+    first_move,
+    submit,
+)
 
 
 def email_inbox(view: View) -> str | None:
@@ -43,8 +50,11 @@ def _email_compose(view: View, task: str, extra: str) -> str | None:
 
 
 def _email_goal(view: View) -> tuple[str | None, str, str]:
-    if view.fields:
-        f = view.fields
+    # nl-turk pages report their fields with the utterance in data mode 'train' only; in 'test'
+    # (the ood split) the page still keeps them in core.currentFields.
+    fields = view.fields or (view.js("() => core.currentFields || null") or {})
+    if fields:
+        f = fields
         task = {"important": "star"}.get(f.get("task", ""), f.get("task", ""))
         return task, f.get("by", ""), f.get("message", f.get("to", ""))
     u = view.utterance
@@ -149,6 +159,8 @@ def _datepicker_move(view: View, field: int | None, date: str) -> str | None:
                    return [d.querySelector('.ui-datepicker-month').textContent,
                            +d.querySelector('.ui-datepicker-year').textContent]; }"""
     )
+    if view.js("() => $('#ui-datepicker-div').is(':animated')"):
+        return "noop"  # still fading in or out: a click now could miss
     if shown is None:
         return click(field)
     current = _MONTHS.index(shown[0]) + 1 + 12 * shown[1]
@@ -183,8 +195,8 @@ def book_flight(view: View) -> str | None:
     source = next(a for a in airports if origin in a)
     target = next(a for a in airports if destination in a)
     return first_move(
-        fill(view, view.first("#flight-from"), source),
-        fill(view, view.first("#flight-to"), target),
+        autocomplete(view, view.first("#flight-from"), source),
+        autocomplete(view, view.first("#flight-to"), target),
         _datepicker_move(view, view.first("#datepicker"), date),
         click(view.first("#search")),
     )

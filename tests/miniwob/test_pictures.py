@@ -1,0 +1,75 @@
+"""Observations wait for pictures: an icon drawn with CSS (``content: url(...)``) has no size, so
+no place in the snapshot, until its picture arrives. A slow picture once dropped the email
+inbox's star icons from a first observation, and the replay of that episode did not match.
+
+The pictures are slowed down with a route on the async page (whose handlers can wait without
+blocking the page); the sync page sends the same scripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from agentgym_envs.miniwob import page_js
+from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
+from agentgym_envs.miniwob.browser import AsyncBrowser
+
+DELAY_S = 0.4
+
+
+async def _slowly(route) -> None:
+    await asyncio.sleep(DELAY_S)
+    await route.continue_()
+
+
+def _in_own_loop(coroutine_fn):
+    """Run in a thread of its own: an event loop left in the test thread breaks sync Playwright."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_fn()).result(timeout=120)
+
+
+def test_first_observation_has_the_icons_of_a_slow_css_picture():
+    async def stars() -> int:
+        browser = AsyncBrowser()
+        await browser.start()
+        try:
+            page = AsyncMiniWoBPage(browser)
+            playwright_page = await page._ensure_page()
+            await playwright_page.route("**/star.png", _slowly)
+            await page.start_episode("email-inbox-delete", 8)
+            nodes = await page.snapshot()
+            return sum(node.get("cls") == "star" for node in nodes)
+        finally:
+            await browser.close()
+
+    assert _in_own_loop(stars) == 3  # one per email
+
+
+def test_an_image_still_loading_is_awaited():
+    async def sizes() -> tuple[bool, bool]:
+        browser = AsyncBrowser()
+        await browser.start()
+        try:
+            page = AsyncMiniWoBPage(browser)
+            playwright_page = await page._ensure_page()
+            await playwright_page.route("**/delete.png", _slowly)
+            await page.start_episode("click-test", 1)  # a page that never shows delete.png
+            add = """(src) => { const img = document.createElement('img');
+                                img.id = 'late'; img.src = src;
+                                document.getElementById('area').appendChild(img); }"""
+            src = "../common/special/email-inbox/delete.png"
+            await playwright_page.evaluate(add, src)
+            width = "() => document.getElementById('late').getBoundingClientRect().width"
+            before = await playwright_page.evaluate(width)
+            await page.evaluate(page_js.WAIT_IMAGES, 2_000)
+            after = await playwright_page.evaluate(width)
+            return before > 0, after > 0
+        finally:
+            await browser.close()
+
+    assert _in_own_loop(sizes) == (False, True)

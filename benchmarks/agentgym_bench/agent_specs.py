@@ -6,6 +6,8 @@
 - ``openai:MODEL``: any OpenAI-compatible chat endpoint (``llm_agents``).
 - ``run:PATH``: a policy trained with ``agentgym-train``, from its run directory (latest or
   best checkpoint) or an export (``trained_agent``).
+- ``hf:MODEL``: a local Hugging Face causal LM (``smollm2-135m-instruct`` or a model directory)
+  played through the trainer's prompts and action parsing (``trained_agent``).
 - ``package.module:callable``: your own; ``callable(env, **options)`` returns an object with
   ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``.
 
@@ -58,10 +60,14 @@ def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
         from agentgym_bench.trained_agent import make_trained_agent
 
         return make_trained_agent(env, run=spec.removeprefix("run:"), **options)
+    if spec.startswith("hf:"):
+        from agentgym_bench.trained_agent import make_hf_agent
+
+        return make_hf_agent(env, spec.removeprefix("hf:"), **options)
     module_name, _, attribute = spec.partition(":")
     if not attribute or not module_name:
         raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "
-                         "openai:MODEL, or package.module:callable")  # fmt: skip
+                         "openai:MODEL, hf:MODEL, run:PATH or package.module:callable")  # fmt: skip
     try:
         factory = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:

@@ -81,7 +81,8 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
         from agentgym_envs.registration import did_you_mean
 
         raise UsageError(f"unknown agent {spec!r}{did_you_mean(spec, agent_specs.BUILT_IN)}; "
-                         "or openai:MODEL, or package.module:callable")  # fmt: skip
+                         "or openai:MODEL, hf:MODEL, run:PATH, or "
+                         "package.module:callable")  # fmt: skip
     for env_id in args.env or []:
         entry_for(env_id)  # a typo fails now, with a suggestion
     try:
@@ -121,7 +122,9 @@ def add_bench_command(sub: Any) -> None:
         "--agent",
         required=True,
         help="random, oracle, webshop-rule, openai:MODEL (an OpenAI-compatible endpoint: "
-        "--agent-option base_url=... or OPENAI_BASE_URL), or package.module:callable",
+        "--agent-option base_url=... or OPENAI_BASE_URL), hf:MODEL (a local Hugging Face "
+        "model: hf:smollm2-135m-instruct or hf:/path/to/model), run:PATH (an agentgym-train "
+        "run or export), or package.module:callable",
     )
     p.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to the agent (e.g. temperature=0.2, max_tokens=128, "

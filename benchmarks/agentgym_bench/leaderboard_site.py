@@ -157,10 +157,10 @@ def load_submissions(directory: Path) -> list[Submission]:
             continue
         if submission is not None:
             found.append(submission)
-    names = [s.agent for s in found]
+    names = [(s.agent, s.suite) for s in found]  # the suite has its own column
     for number, submission in enumerate(found, start=1):
         submission.note = number
-        duplicate = names.count(submission.agent) > 1
+        duplicate = names.count((submission.agent, submission.suite)) > 1
         submission.label = (
             f"{submission.agent} ({submission.submission_id})" if duplicate else submission.agent
         )

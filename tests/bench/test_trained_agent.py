@@ -164,3 +164,19 @@ def test_missing_run_or_checkpoint_says_what_to_pass(tmp_path):
     with pytest.raises(ValueError, match=r"no complete checkpoint.*checkpoint=PATH"):
         make_trained_agent(env, run=str(tmp_path))
     env.close()
+
+
+def test_hf_agent_plays_a_plain_model_directory(score_run, tmp_path):
+    run_dir, trainer = score_run
+    export = export_run(run_dir, tmp_path / "export")  # a plain Hugging Face model folder
+    env = gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid")
+    options = {"config": str(run_dir / "config.yaml")}
+    hf = agent_specs.make("hf:" + str(export), env, options)
+    assert hf.describe()["kind"] == "Hugging Face model"
+    assert hf.describe()["model"] == str(export)
+    same = make_trained_agent(env, run=str(export), **options)
+    max_steps = trainer.config.rollout.max_turns
+    assert agent_actions(hf, env, max_steps) == agent_actions(same, env, max_steps)
+    with pytest.raises(ValueError, match=r"not a Hugging Face model directory.*never downloaded"):
+        agent_specs.make("hf:" + str(tmp_path / "nothing"), env)
+    env.close()

@@ -119,6 +119,7 @@ ORACLES: dict[str, Oracle] = {
     "email-inbox-forward-nl": apps.email_inbox_forward_nl,
     "order-food": apps.order_food,
     "tic-tac-toe": widgets.tic_tac_toe,
+    "daily-calendar": widgets.daily_calendar,
     "grid-coordinate": tools.grid_coordinate,
     "use-colorwheel": tools.use_colorwheel,
     "text-editor": tools.text_editor,

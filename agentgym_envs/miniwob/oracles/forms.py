@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 
 from agentgym_envs.miniwob.actions import quote
-from agentgym_envs.miniwob.oracles.view import View, click, fill, first_move, submit
+from agentgym_envs.miniwob.oracles.view import (
+    View,
+    autocomplete,
+    click,
+    fill,
+    first_move,
+    submit,
+)
 
 
 def click_button_sequence(view: View) -> str | None:
@@ -150,7 +157,7 @@ def use_autocomplete(view: View) -> str | None:
     prefix, suffix = quoted[0], (quoted[1] if len(quoted) > 1 else "")
     items = view.js("() => ui_utils.COUNTRIES")
     item = next(i for i in items if i.startswith(prefix) and i.endswith(suffix))
-    return first_move(fill(view, view.first("#tags"), item), submit(view))
+    return first_move(autocomplete(view, view.first("#tags"), item), submit(view))
 
 
 def use_spinner(view: View) -> str | None:

@@ -98,6 +98,59 @@ def fill(view: View, element: int | None, text: str) -> str | None:
     return f"type [{element}] {quote(text)}"
 
 
+_AUTOCOMPLETE_MENU = r"""
+([id, value]) => {
+  // The jQuery UI suggestions of field ``id``: null while closed, else the own id of the item
+  // labelled ``value`` (null when it has none yet).
+  const ep = String(window.__ag.ep);
+  const field = document.querySelector(`[data-agid="${id}"][data-agep="${ep}"]`);
+  const widget = field && window.jQuery && $(field).data('ui-autocomplete');
+  if (!widget || !widget.menu.element.is(':visible')) return null;
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  const own = (e) => (e && e.getAttribute('data-agep') === ep ? +e.dataset.agid : null);
+  const item = widget.menu.element.find('li.ui-menu-item').toArray()
+      .find((li) => norm(li.textContent) === value);
+  return {item: item ? own(item.querySelector('.ui-menu-item-wrapper')) ?? own(item) : null,
+          found: !!item};
+}
+"""
+#: After typing into an autocomplete field, wait at most this many ``noop`` for its suggestions.
+AUTOCOMPLETE_WAITS = 5
+
+
+def autocomplete(view: View, field: int | None, value: str) -> str | None:
+    """Type ``value`` into the autocomplete ``field`` and take it from the suggestions, which
+    would otherwise cover what lies below the field (None once done)."""
+    typed = fill(view, field, value)
+    if typed is not None or field is None:
+        return typed
+    menu = view.js(_AUTOCOMPLETE_MENU, [field, value])
+    if menu is None:  # closed: done, unless the suggestions of the typing are still to come
+        history = view.task.history
+        waited = next((n for n, a in enumerate(reversed(history)) if a != "noop"), len(history))
+        just_typed = waited < len(history) and history[-1 - waited] == value
+        return "noop" if just_typed and waited < AUTOCOMPLETE_WAITS else None
+    if not menu["found"]:
+        return 'press "Escape"'
+    return click(menu["item"]) or "noop"  # the snapshot predates the menu: look again
+
+
+_REACHABLE = """
+(id) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (hit === el || el.contains(hit));
+}
+"""
+
+
+def reachable(view: View, element: int | None) -> bool:
+    """Whether a click on ``element`` (at its centre) would reach it: nothing lies on top."""
+    return element is not None and bool(view.js(_REACHABLE, element))
+
+
 def submit(view: View, label: str = "Submit") -> str | None:
     return click(
         view.first("button", label) or view.first("button, .secondary-action", label, exact=False)

@@ -24,6 +24,7 @@ from typing import Any
 import gymnasium as gym
 import torch
 
+from agentgym_envs.core.episode import Trajectory, new_trajectory, step_record
 from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, parse_action
 from agentgym_train.config import RewardConfig, RolloutConfig
 from agentgym_train.policy import Policy, candidate_scores, choice_logprobs
@@ -66,6 +67,8 @@ class Episode:
     score: float = 0.0
     terminated: bool = False
     history: list[Turn] = field(default_factory=list)
+    #: the benchmark's record of the episode (observations, actions, rewards), when recorded
+    trajectory: Trajectory | None = None
 
     @property
     def shaped_return(self) -> float:
@@ -106,8 +109,11 @@ class RolloutCollector:
         reward: RewardConfig,
         env_kwargs: dict[str, Any] | None = None,
         num_envs: int | None = None,
+        record: bool = False,
     ) -> None:
         self.policy = policy
+        #: keep each episode's ``Trajectory`` (what benchmark results hold): evaluation does
+        self.record = record
         self.config = rollout
         self.reward = reward
         kwargs = dict(rollout.env_kwargs if env_kwargs is None else env_kwargs)
@@ -185,6 +191,10 @@ class RolloutCollector:
             task_id=str(slot.info.get("task_id", "")),
             difficulty=str(slot.info.get("difficulty", "")),
         )
+        if self.record:
+            slot.episode.trajectory = new_trajectory(
+                slot.env, job.seed, slot.observation, slot.info
+            )
 
     def _finished(self, slot: Slot) -> bool:
         episode = slot.episode
@@ -315,6 +325,13 @@ class RolloutCollector:
         episode.terminated = bool(terminated)
         episode.success = bool(info.get("success", False))
         episode.score = float(info.get("score", 0.0))
+        if episode.trajectory is not None:
+            record = step_record(
+                action, observation, reward, terminated, truncated, info, slot.info
+            )
+            episode.trajectory.steps.append(record)
+            episode.trajectory.score, episode.trajectory.success = episode.score, episode.success
+            episode.trajectory.complete = bool(terminated or truncated)
         slot.observation, slot.info = observation, dict(info)
         slot.info["_truncated"] = bool(truncated)
 

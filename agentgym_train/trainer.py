@@ -229,13 +229,21 @@ class Trainer:
 
     # ---- evaluation and rollback -------------------------------------------------------------
     def evaluate(self, splits: list[str] | None = None, episodes: int | None = None):
-        """Greedy (or ``evaluation.temperature``) success per split on fixed seeds."""
+        """Greedy (or ``evaluation.temperature``) success per split on fixed seeds. Every
+        episode is also written, in the benchmark runner's record format (full trajectory), to
+        ``RUN_DIR/evaluations/update_NNNNNN/episodes.jsonl``: a training run's evaluations are
+        benchmark results (``agentgym_bench.stats.summarize`` reads them)."""
         cfg = self.config
         results: dict[str, float] = {}
+        records: list[dict[str, Any]] = []
         kwargs = self.curriculum.env_kwargs()
         for split in splits or cfg.evaluation.splits:
             collector = RolloutCollector(
-                self.policy, cfg.rollout, cfg.reward, env_kwargs={**kwargs, "split": split}
+                self.policy,
+                cfg.rollout,
+                cfg.reward,
+                env_kwargs={**kwargs, "split": split},
+                record=True,
             )
             count = episodes or cfg.evaluation.episodes
             jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
@@ -245,7 +253,41 @@ class Trainer:
             played, _ = self._gather_episodes(played, [0.0, 0.0])
             for key, value in episode_metrics(played, prefix=f"eval/{split}/").items():
                 results[key] = value
+            records += [self._result_record(episode) for episode in played]
+        if self.parallel.is_main:
+            folder = self.run_dir / "evaluations" / f"update_{self.state['update']:06d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            lines = "".join(json.dumps(record) + "\n" for record in records)
+            (folder / "episodes.jsonl").write_text(lines, encoding="utf-8")
         return results
+
+    def _result_record(self, episode: Episode) -> dict[str, Any]:
+        """An evaluation episode as the benchmark runner records one."""
+        trajectory = episode.trajectory
+        assert trajectory is not None  # evaluation collectors record
+        rollout = self.config.rollout
+        return {
+            "env_id": trajectory.env_id,
+            "difficulty": trajectory.difficulty,
+            "split": trajectory.split,
+            "task_id": trajectory.task_id,
+            "seed": trajectory.seed,
+            "max_steps": rollout.max_turns,
+            "key": trajectory.key,
+            "score": trajectory.score,
+            "success": trajectory.success,
+            "length": trajectory.length,
+            "invalid_actions": trajectory.invalid_actions,
+            "complete": trajectory.complete,
+            "error": None,
+            "agent": {
+                "spec": f"run:{self.run_dir}",
+                "update": self.state["update"],
+                "temperature": self.config.evaluation.temperature,
+                "action_mode": rollout.action_mode,
+            },
+            "trajectory": trajectory.to_record(),
+        }
 
     def _evaluate_and_maybe_rollback(self) -> None:
         cfg = self.config.evaluation

@@ -39,6 +39,11 @@ class Trajectory:
     complete: bool = False
 
     @property
+    def key(self) -> str:
+        """The episode's id in result files: env, difficulty, split, task and seed."""
+        return episode_key(self.env_id, self.difficulty, self.split, self.task_id, self.seed)
+
+    @property
     def episode_return(self) -> float:
         return sum(step["reward"] for step in self.steps)
 
@@ -72,6 +77,11 @@ class Trajectory:
 def env_name(env: gym.Env) -> str:
     """The registered id of ``env`` (its class name when it was not made by id)."""
     return env.spec.id if env.spec is not None else type(env.unwrapped).__name__
+
+
+def episode_key(env_id: str, difficulty: Any, split: Any, task_id: Any, seed: Any) -> str:
+    """``env|difficulty|split|task|seed``: how benchmark results and replays name an episode."""
+    return f"{env_id}|{difficulty}|{split}|{task_id}|{seed}"
 
 
 def new_trajectory(env: gym.Env, seed: int | None, observation: str, info: dict) -> Trajectory:
@@ -147,4 +157,12 @@ def play_episode(
     return trajectory
 
 
-__all__ = ["Agent", "Trajectory", "env_name", "new_trajectory", "play_episode", "step_record"]
+__all__ = [
+    "Agent",
+    "Trajectory",
+    "env_name",
+    "episode_key",
+    "new_trajectory",
+    "play_episode",
+    "step_record",
+]

@@ -22,6 +22,7 @@ import gymnasium as gym
 import yaml
 
 import agentgym_envs  # noqa: F401  (registers the ids)
+from agentgym_envs.core.episode import episode_key
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import entry_for
 
@@ -48,7 +49,7 @@ class EpisodeSpec:
     @property
     def key(self) -> str:
         """Identifies the episode in result files (resume, replay, leaderboards)."""
-        return f"{self.env_id}|{self.difficulty}|{self.split}|{self.task_id}|{self.seed}"
+        return episode_key(self.env_id, self.difficulty, self.split, self.task_id, self.seed)
 
 
 @dataclass

@@ -180,3 +180,29 @@ def test_hf_agent_plays_a_plain_model_directory(score_run, tmp_path):
     with pytest.raises(ValueError, match=r"not a Hugging Face model directory.*never downloaded"):
         agent_specs.make("hf:" + str(tmp_path / "nothing"), env)
     env.close()
+
+
+@pytest.mark.parametrize("run", ["score_run", "generate_run"])
+def test_training_evaluations_are_benchmark_records(run, request):
+    """The trainer writes each evaluation episode as the runner does: summaries and replays
+    work on them as on any benchmark run."""
+    from agentgym_bench.stats import summarize
+
+    run_dir, trainer = request.getfixturevalue(run)
+    latest = sorted((run_dir / "evaluations").iterdir())[-1]
+    assert latest.name == f"update_{trainer.state['update']:06d}"
+    lines = (latest / "episodes.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert len(records) == 4 and {r["split"] for r in records} == {"valid"}
+    (row,) = summarize(records)
+    assert row["success_rate"] == trainer.last_evaluation["eval/valid/success_rate"]
+    env = gym.make(records[0]["env_id"], difficulty=row["difficulty"], split="valid")
+    for record in records:  # replaying the recorded actions gives the recorded observations
+        trajectory = record["trajectory"]
+        assert record["key"].endswith(f"|{record['task_id']}|{record['seed']}")
+        observation, _ = env.reset(seed=record["seed"], options={"task_id": record["task_id"]})
+        assert observation == trajectory["observation"]
+        for step in trajectory["steps"]:
+            observation, reward, *_ = env.step(step["action"])
+            assert (observation, reward) == (step["observation"], step["reward"])
+    env.close()

@@ -7,10 +7,14 @@ the reward, and the info keys every env reports.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import re
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -44,6 +48,17 @@ class _End:
     terminated: bool
     truncated: bool
     reason: str | None = None  # the truncated_reason of an aborted episode
+
+
+@functools.cache
+def source_digest(*folders: Path) -> str:
+    """12 hex digits of SHA-256 over the ``.py`` and ``.json`` files of ``folders`` (not their
+    subfolders), by name and content: it changes when a file of them does."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted([*folder.glob("*.py"), *folder.glob("*.json")]):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 class TextEnv(gym.Env[str, str]):
@@ -88,6 +103,13 @@ class TextEnv(gym.Env[str, str]):
         self._observation = ""
         self._score = 0.0
         self._end: _End | None = None
+
+    def content_version(self) -> str:
+        """What this env's episodes depend on besides seeds and actions, as a short text that
+        results record: by default a digest of the env family's and the core's source files
+        (families add their data: WebShop its catalog, MiniWoB its page package)."""
+        family = Path(inspect.getfile(type(self))).parent
+        return f"src-{source_digest(family, Path(__file__).parent)}"
 
     # ---- what subclasses provide -------------------------------------------------------------
     @abstractmethod

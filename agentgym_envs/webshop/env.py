@@ -315,6 +315,12 @@ class WebShopEnv(TextEnv):
         return found
 
     # ---- TextEnv ----------------------------------------------------------------------------
+    def content_version(self) -> str:
+        """The source digest and the catalog's key (generator version, content digest, size,
+        seed) or the loaded original files' digest."""
+        catalog_key = getattr(self.shop.catalog, "cache_key", None) or "custom"
+        return f"{super().content_version()} catalog-{catalog_key}"
+
     def task_ids(self) -> list[str]:
         return [goal.goal_id for goal in self.goals()]
 

@@ -41,6 +41,8 @@ class Verification:
     replayed_steps: int = 0
     #: keys of real-time episodes, which cannot replay exactly and were not checked
     skipped_real_time: list[str] = field(default_factory=list)
+    #: env id -> content version the run recorded (run.json's suite.env_versions)
+    env_versions: dict[str, str] = field(default_factory=dict)
 
     @property
     def verified(self) -> bool:
@@ -128,8 +130,9 @@ def _replay(record: dict, envs: dict, check: Verification) -> None:
         return
     observation, info = env.reset(seed=record["seed"], options={"task_id": record["task_id"]})
     if observation != trajectory.get("observation"):
+        hint = _version_hint(record["env_id"], env, check)
         check.reject(f"{key}: first observation differs (another task, or the env's content "
-                     "changed since the run: compare the agentgym versions)")  # fmt: skip
+                     f"changed since the run{hint})")  # fmt: skip
         return
     for index, step in enumerate(trajectory.get("steps", [])):
         observation, reward, terminated, truncated, info = env.step(step.get("action"))
@@ -153,6 +156,16 @@ def _replay(record: dict, envs: dict, check: Verification) -> None:
         check.reject(f"{key}: recorded length {record.get('length')} != steps recorded")
         return
     check.replayed_episodes += 1
+
+
+def _version_hint(env_id: str, env: Any, check: Verification) -> str:
+    """Where the run's env content version is known and differs from here, both."""
+    then = check.env_versions.get(env_id)
+    content = getattr(env.unwrapped, "content_version", None)
+    now = content() if callable(content) else None
+    if then and now and then != now:
+        return f": the run had {env_id} at {then!r}, here it is {now!r}"
+    return ": compare the agentgym versions"
 
 
 def _check_summary(summary: dict, records: list[dict], check: Verification) -> None:
@@ -181,6 +194,7 @@ def verify_run(run_dir: str | Path, progress: bool = True) -> Verification:
     if loaded is None:
         return check
     run, summary, records = loaded
+    check.env_versions = dict(run["suite"].get("env_versions") or {})
     _check_episode_set(run, records, check)
     if check.reasons:
         return check

@@ -63,6 +63,8 @@ class Resolved:
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)  # env id -> prompt settings
     skipped: dict[str, str] = field(default_factory=dict)  # env id -> why
     file: str = ""  # the YAML it came from
+    #: env id -> its ``content_version()`` here (source digest, catalog, page package)
+    env_versions: dict[str, str] = field(default_factory=dict)
 
     @property
     def hash(self) -> str:
@@ -77,7 +79,7 @@ class Resolved:
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "hash": self.hash,
                 "episodes": len(self.episodes), "skipped": self.skipped,
-                "file": self.file}  # fmt: skip
+                "file": self.file, "env_versions": self.env_versions}  # fmt: skip
 
 
 def suite_path(name_or_path: str) -> Path:
@@ -142,7 +144,9 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
             for split in spec.get("splits", ["test", "ood", "adversarial"]):
                 if split not in entry.splits:  # a held-out MiniWoB task serves ood only
                     continue
-                for seed, task_id in enumerate(_task_ids(env_id, difficulty, split, spec)):
+                ids, version = _task_ids(env_id, difficulty, split, spec)
+                resolved.env_versions.setdefault(env_id, version)
+                for seed, task_id in enumerate(ids):
                     found.add(task_id)
                     resolved.episodes.append(
                         EpisodeSpec(env_id, difficulty, split, task_id, seed, max_steps)
@@ -154,17 +158,21 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
     return resolved
 
 
-def _task_ids(env_id: str, difficulty: str, split: str, spec: dict[str, Any]) -> list[str]:
+def _task_ids(
+    env_id: str, difficulty: str, split: str, spec: dict[str, Any]
+) -> tuple[list[str], str]:
+    """The list's tasks the suite plays, and the env's content version."""
     env = gym.make(env_id, difficulty=difficulty, split=split)
     try:
         ids = list(env.unwrapped.task_ids())
+        content = getattr(env.unwrapped, "content_version", None)
+        version = content() if callable(content) else "unknown"
     finally:
         env.close()
     if spec.get("task_ids"):
-        wanted = [t for t in spec["task_ids"] if t in set(ids)]
-        return wanted
+        return [t for t in spec["task_ids"] if t in set(ids)], version
     episodes = spec.get("episodes", "all")
-    return ids if episodes == "all" else ids[: int(episodes)]
+    return (ids if episodes == "all" else ids[: int(episodes)]), version
 
 
 __all__ = ["EpisodeSpec", "Resolved", "SuiteError", "load_suite", "resolve", "suite_path"]

@@ -133,6 +133,23 @@ def test_untampered_run_verifies(random_run):
     assert check.replayed_episodes == 6 and check.replayed_steps > 6
 
 
+def test_a_run_records_env_content_versions_and_a_changed_env_is_named(random_run, tmp_path):
+    run = json.loads((random_run / "run.json").read_text())
+    (version,) = run["suite"]["env_versions"].values()
+    assert version.startswith("src-")  # a digest of the Toy family's and the core's sources
+    run_dir = _copy(random_run, tmp_path / "changed")
+    run["suite"]["env_versions"]["AgentGym/Toy-v0"] = "src-000000000000"
+    (run_dir / "run.json").write_text(json.dumps(run))
+
+    def edit(records):
+        records[0]["trajectory"]["observation"] += " (changed)"
+        return records
+
+    _edit_episodes(run_dir, edit)
+    check = verify_run(run_dir, progress=False)
+    assert any("the run had AgentGym/Toy-v0 at 'src-000000000000'" in r for r in check.reasons)
+
+
 def test_real_time_tasks_are_skipped_by_the_replay(random_run, tmp_path, monkeypatch):
     from agentgym_envs.toy.env import ToyEnv
 

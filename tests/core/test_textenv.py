@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
+
+import agentgym_envs  # noqa: F401  (registers the ids)
 from agentgym_envs.core import EpisodeAborted, TextEnv, Verdict
 
 
@@ -69,3 +72,18 @@ def test_aborted_episode_is_truncated_with_a_reason_and_recovers():
     env.reset(seed=1)
     _, reward, terminated, _, info = env.step("hi")
     assert reward == 1.0 and terminated and info["said"] is True
+
+
+def test_content_version_follows_the_source_files(tmp_path):
+    from agentgym_envs.core.env import source_digest
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "notes.txt").write_text("not source")
+    before = source_digest(tmp_path)
+    (tmp_path / "notes.txt").write_text("still not source")
+    assert source_digest.__wrapped__(tmp_path) == before  # only .py and .json files count
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert source_digest.__wrapped__(tmp_path) != before
+    env = gym.make("AgentGym/Toy-v0")
+    assert env.unwrapped.content_version().startswith("src-")
+    env.close()

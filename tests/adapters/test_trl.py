@@ -100,3 +100,20 @@ def test_two_grpo_steps_receive_rewards_from_the_env(tiny, tmp_path, monkeypatch
     assert all(0.0 <= h["reward"] <= 1.0 for h in steps)
     assert max(h["reward_std"] for h in steps) > 0  # the env's rewards differed within a group
     assert all(torch.isfinite(torch.tensor(h["loss"])) for h in steps)
+
+
+def test_the_example_script_trains_and_saves(tiny, tmp_path, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    script = Path(__file__).resolve().parents[2] / "examples" / "trl_grpo.py"
+    spec = importlib.util.spec_from_file_location("trl_grpo_example", script)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    path, _ = tiny
+    out = tmp_path / "out"
+    torch.set_num_threads(1)
+    example.main(["--model", str(path), "--steps", "1", "--tasks", "8", "--turns", "2",
+                  "--out", str(out)])  # fmt: skip
+    assert (out / "model.safetensors").exists()

@@ -97,7 +97,7 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
 
     out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
     settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
-                           args.episode_timeout)  # fmt: skip
+                           args.episode_timeout, args.backend, args.ray_address)  # fmt: skip
     print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes, "
           f"hash {suite.hash[:12]}) -> {out}")  # fmt: skip
     try:
@@ -133,7 +133,14 @@ def add_bench_command(sub: Any) -> None:
                    help="run only this env id of the suite (repeatable)")  # fmt: skip
     p.add_argument("--out", default=None,
                    help="run folder (default runs/<suite>/<agent>); rerun to resume")  # fmt: skip
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="workers playing episodes in parallel (default 1)")  # fmt: skip
+    p.add_argument("--backend", choices=("processes", "ray"), default="processes",
+                   help="processes: workers spawned here (default); ray: Ray actors, here or "
+                   "on a cluster (needs the ray extra)")  # fmt: skip
+    p.add_argument("--ray-address", default=None,
+                   help="with --backend ray: the cluster to join (e.g. auto or "
+                   "ray://head:10001); default a running Ray, else a local one")  # fmt: skip
     p.add_argument("--episode-timeout", type=float, default=600.0,
                    help="seconds before an episode counts as timed out (default 600)")  # fmt: skip
     p.add_argument("--retry-errors", action="store_true",

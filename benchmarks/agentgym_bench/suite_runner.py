@@ -37,14 +37,20 @@ class RunMismatch(ValueError):
     """An existing run directory holds a different suite or agent."""
 
 
+BACKENDS = ("processes", "ray")
+
+
 @dataclass
 class RunSettings:
-    """How to run: the agent, its options, and the process limits."""
+    """How to run: the agent, its options, and the worker limits."""
 
     agent: str
     agent_options: dict[str, Any] = field(default_factory=dict)
     workers: int = 1
     episode_timeout: float = 600.0  # seconds
+    #: "processes" (spawned on this machine) or "ray" (Ray actors: this machine or a cluster)
+    backend: str = "processes"
+    ray_address: str | None = None  # None: a running Ray, else a local one started here
 
 
 def now() -> str:
@@ -52,37 +58,41 @@ def now() -> str:
 
 
 # ---------------------------------------------------------------------------------- workers
-def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, slot: int) -> None:
-    """Take episodes from ``tasks`` until None; report ("start" | "done", slot, key, payload)."""
-    import gymnasium as gym
+class EpisodePlayer:
+    """Plays suite episodes in one worker (a process, or a Ray actor): builds each env and its
+    agent once and keeps them; any agent or env failure is a recorded result."""
 
-    import agentgym_envs  # noqa: F401  (registers the ids)
-    from agentgym_bench import agent_specs
-    from agentgym_envs.core.episode import play_episode
+    def __init__(self, settings: RunSettings, prompts: dict) -> None:
+        import agentgym_envs  # noqa: F401  (registers the ids)
 
-    envs: dict[tuple[str, str, str], Any] = {}
-    agents: dict[tuple[str, str, str], Any] = {}
-    while True:
-        spec: EpisodeSpec | None = tasks.get()
-        if spec is None:
-            break
-        results.put(("start", slot, spec.key, None))
+        self.settings, self.prompts = settings, prompts
+        self.envs: dict[tuple[str, str, str], Any] = {}
+        self.agents: dict[tuple[str, str, str], Any] = {}
+
+    def play(self, spec: EpisodeSpec) -> dict[str, Any]:
+        import gymnasium as gym
+
+        from agentgym_bench import agent_specs
+        from agentgym_envs.core.episode import play_episode
+
+        settings = self.settings
         began = time.perf_counter()
         cell = (spec.env_id, spec.difficulty, spec.split)
         record: dict[str, Any] = {**asdict(spec), "key": spec.key}
         try:
-            if cell not in envs:
-                envs[cell] = gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split)
+            if cell not in self.envs:
+                env = gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split)
+                self.envs[cell] = env
                 options = {**settings.agent_options}
-                if spec.env_id in prompts and settings.agent.startswith("openai:"):
-                    options.setdefault("formatter_kwargs", prompts[spec.env_id])
-                agents[cell] = agent_specs.make(settings.agent, envs[cell], options)
-            played = play_episode(envs[cell], agents[cell], spec.seed, spec.max_steps,
+                if spec.env_id in self.prompts and settings.agent.startswith("openai:"):
+                    options.setdefault("formatter_kwargs", self.prompts[spec.env_id])
+                self.agents[cell] = agent_specs.make(settings.agent, env, options)
+            played = play_episode(self.envs[cell], self.agents[cell], spec.seed, spec.max_steps,
                                   options={"task_id": spec.task_id})  # fmt: skip
             record.update(
                 score=played.score, success=played.success, length=played.length,
                 invalid_actions=played.invalid_actions, complete=played.complete, error=None,
-                agent=agent_specs.describe(settings.agent, agents[cell]),
+                agent=agent_specs.describe(settings.agent, self.agents[cell]),
                 trajectory=played.to_record(),
             )  # fmt: skip
         except Exception as error:  # any agent or env failure is a recorded result
@@ -90,9 +100,23 @@ def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, slot
             where = f" ({last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno})" if last else ""
             record.update(_failed(f"{type(error).__name__}: {error}{where}"))
         record["seconds"] = round(time.perf_counter() - began, 3)
-        results.put(("done", slot, spec.key, record))
-    for env in envs.values():
-        env.close()
+        return record
+
+    def close(self) -> None:
+        for env in self.envs.values():
+            env.close()
+
+
+def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, slot: int) -> None:
+    """Take episodes from ``tasks`` until None; report ("start" | "done", slot, key, payload)."""
+    player = EpisodePlayer(settings, prompts)
+    while True:
+        spec: EpisodeSpec | None = tasks.get()
+        if spec is None:
+            break
+        results.put(("start", slot, spec.key, None))
+        results.put(("done", slot, spec.key, player.play(spec)))
+    player.close()
 
 
 def _failed(reason: str) -> dict[str, Any]:
@@ -175,7 +199,11 @@ def _open_run(run_dir: Path, suite: Resolved, settings: RunSettings) -> dict[str
         "agent": {"spec": settings.agent, "options": settings.agent_options},
         "suite": suite.describe(),
         "provenance": provenance(),
-        "settings": {"workers": settings.workers, "episode_timeout": settings.episode_timeout},
+        "settings": {
+            "workers": settings.workers,
+            "episode_timeout": settings.episode_timeout,
+            "backend": settings.backend,
+        },
         "started": now(),
         "finished": None,
     }
@@ -227,6 +255,9 @@ def run_suite(
 
 def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir: Path,
           bar: Any) -> None:  # fmt: skip
+    if settings.backend == "ray":
+        _play_on_ray(todo, settings, prompts, run_dir, bar)
+        return
     pool = _Pool(settings, prompts)
     pending = list(reversed(todo))
     remaining = len(todo)
@@ -268,6 +299,58 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
                         _assign(pool, index, pending)
         finally:
             pool.close()
+
+
+def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir: Path,
+                 bar: Any) -> None:  # fmt: skip
+    """``_play`` with Ray actors as the workers: one episode in flight per actor; an actor that
+    dies or runs past the episode timeout is killed and replaced, the episode an error."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=settings.ray_address, include_dashboard=False, log_to_driver=False)
+    player = ray.remote(EpisodePlayer)
+    actors = [player.remote(settings, prompts) for _ in range(max(1, settings.workers))]
+    pending = list(reversed(todo))
+    flying: dict[Any, tuple[int, EpisodeSpec, float]] = {}  # call -> (actor, episode, since)
+
+    def assign(index: int) -> None:
+        if pending:
+            spec = pending.pop()
+            flying[actors[index].play.remote(spec)] = (index, spec, time.monotonic())
+
+    with (run_dir / EPISODES_FILE).open("a", encoding="utf-8") as out:
+
+        def record(result: dict[str, Any]) -> None:
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+            bar.update()
+
+        def fail(index: int, spec: EpisodeSpec, why: str) -> None:
+            record({**asdict(spec), "key": spec.key, **_failed(why), "seconds": None})
+            ray.kill(actors[index])
+            actors[index] = player.remote(settings, prompts)
+
+        try:
+            for index in range(len(actors)):
+                assign(index)
+            while flying:
+                ready, _ = ray.wait(list(flying), num_returns=1, timeout=0.5)
+                for call in ready:
+                    index, spec, _ = flying.pop(call)
+                    try:
+                        record(ray.get(call))
+                    except ray.exceptions.RayActorError as error:
+                        fail(index, spec, f"worker died ({type(error).__name__})")
+                    assign(index)
+                for call, (index, spec, since) in list(flying.items()):
+                    if time.monotonic() - since > settings.episode_timeout:
+                        flying.pop(call)
+                        fail(index, spec, f"timed out after {settings.episode_timeout:g} s")
+                        assign(index)
+        finally:
+            for actor in actors:
+                ray.kill(actor)
 
 
 def _assign(pool: _Pool, index: int, pending: list[EpisodeSpec]) -> None:

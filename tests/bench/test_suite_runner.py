@@ -127,6 +127,37 @@ def test_hanging_and_failing_agents_are_recorded_and_the_run_goes_on(suite_file,
     assert {r["errors"] for r in summary["rows"]} == {3}
 
 
+def test_ray_backend_plays_the_same_episodes_and_times_out_a_hanging_agent(
+    suite_file, random_run, tmp_path
+):
+    ray = pytest.importorskip("ray")
+    suite = resolve(str(suite_file))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        run_suite(suite, RunSettings("random", workers=2, backend="ray"), tmp_path / "ray",
+                  progress=False)  # fmt: skip
+        hang = RunSettings("tests.bench.agents_for_tests:hangs_on_seed_0", workers=2,
+                           episode_timeout=3, backend="ray")  # fmt: skip
+        run_suite(suite, hang, tmp_path / "hang", progress=False)
+    finally:
+        ray.shutdown()
+
+    def played(run_dir: Path) -> dict[str, dict]:
+        return {r["key"]: r["trajectory"] for r in read_episodes(run_dir)}
+
+    assert played(tmp_path / "ray") == played(random_run)  # the same episodes, step by step
+    assert verify_run(tmp_path / "ray", progress=False).verified
+    run = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert run["settings"]["backend"] == "ray"
+    records = {r["task_id"]: r for r in read_episodes(tmp_path / "hang")}
+    assert len(records) == 6
+    for task_id, record in records.items():
+        if task_id.endswith("00000"):
+            assert record["error"] == "timed out after 3 s"
+        else:
+            assert record["error"] is None and record["success"]
+
+
 def test_untampered_run_verifies(random_run):
     check = verify_run(random_run, progress=False)
     assert check.verified, check.reasons

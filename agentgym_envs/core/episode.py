@@ -108,15 +108,19 @@ def step_record(
     admissible: bool = False,
 ) -> dict[str, Any]:
     """One step of a record; ``before`` is the info the action was chosen from (its oracle
-    action and, with ``admissible``, its admissible actions are recorded)."""
+    action, whether the action was one it listed as admissible (None where it lists none) and,
+    with ``admissible``, the list itself are recorded)."""
+    listed = before.get("admissible_actions") or []
+    text = action if isinstance(action, str) else repr(action)
     step = {
-        "action": action if isinstance(action, str) else repr(action),
+        "action": text,
         "observation": observation,
         "reward": float(reward),
         "terminated": bool(terminated),
         "truncated": bool(truncated),
         "action_error": info.get("action_error"),
         "expert_action": before.get("expert_action"),
+        "admissible": (text in listed) if listed else None,
     }
     if admissible:
         step["admissible_actions"] = before.get("admissible_actions")

@@ -12,6 +12,7 @@ CDN and nothing to install. Broken submissions are skipped with a warning, never
 from __future__ import annotations
 
 import functools
+import gzip
 import html
 import json
 import math
@@ -52,10 +53,18 @@ class Submission:
     rows: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
     label: str = ""  # the agent's display name (disambiguated when two share a name)
     note: int = 0  # footnote number
+    #: episode key -> steps, for the episodes the agent solved (path efficiency)
+    solved_steps: dict[str, int] = field(default_factory=dict)
 
 
 class InvalidSubmission(ValueError):
     """A submission folder whose files are missing or malformed."""
+
+
+EFFICIENCY_TITLE = (
+    "Path efficiency (oracle steps / agent steps, over the episodes both solved; 1.00 is as "
+    "short as the oracle)"
+)
 
 
 def slug(text: str) -> str:
@@ -121,6 +130,7 @@ def load_submission(folder: Path) -> Submission | None:
         replayed_episodes=replayed if isinstance(replayed, int) else None,
         skipped_real_time=len(verification.get("skipped_real_time") or []),
     )
+    submission.solved_steps = _solved_steps(folder / "episodes.jsonl.gz")
     rows = summary.get("rows")
     if not isinstance(rows, list) or not rows:
         raise InvalidSubmission("summary.json needs a non-empty 'rows' list")
@@ -141,6 +151,43 @@ def load_submission(folder: Path) -> Submission | None:
         clean["success_ci"] = _interval(row.get("success_ci"), f"{what}.success_ci")
         submission.rows[key] = clean
     return submission
+
+
+def _solved_steps(path: Path) -> dict[str, int]:
+    """Episode key -> length of each solved episode in a submission's episodes file."""
+    if not path.exists():
+        return {}
+    solved = {}
+    for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines():
+        record = json.loads(line)
+        if record.get("success") and not record.get("error"):
+            solved[record["key"]] = int(record["length"])
+    return solved
+
+
+def path_efficiency(sub: Submission, oracle: Submission, env_id: str) -> float | None:
+    """Mean of oracle steps / agent steps over the ``env_id`` episodes both solved (1.0: as
+    short as the oracle's path; None when no episode was solved by both)."""
+    shared = [
+        k for k in sub.solved_steps if k.startswith(env_id + "|") and k in oracle.solved_steps
+    ]
+    if not shared:
+        return None
+    return sum(oracle.solved_steps[k] / max(sub.solved_steps[k], 1) for k in shared) / len(shared)
+
+
+def efficiency_lines(env_id: str, submissions: Sequence[Submission]) -> list[str]:
+    """One line per non-oracle submission with a path efficiency against its suite's oracle."""
+    oracles = {s.suite: s for s in submissions if s.agent == "oracle"}
+    lines = []
+    for sub in submissions:
+        oracle = oracles.get(sub.suite)
+        if sub.agent == "oracle" or oracle is None:
+            continue
+        value = path_efficiency(sub, oracle, env_id)
+        if value is not None:
+            lines.append(f"{sub.label} ({sub.suite}): {value:.2f}")
+    return lines
 
 
 def load_submissions(directory: Path) -> list[Submission]:
@@ -370,6 +417,9 @@ def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submis
                 cells += [text for text, _ in _cells(table, sub)]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
+        efficiency = efficiency_lines(env_id, submissions)
+        if efficiency:
+            lines += [EFFICIENCY_TITLE + ": " + "; ".join(map(_md_escape, efficiency)) + ".", ""]
         plots = plot_paths(env_id)
         lines.append(
             f"Plots: [test success by difficulty]({plots['success_by_difficulty']}) · "
@@ -474,6 +524,9 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
                     cells.append(f"<td{attr}>{e(text)}</td>")
                 out.append("<tr>" + "".join(cells) + "</tr>")
             out.append("</tbody></table>")
+        efficiency = efficiency_lines(env_id, submissions)
+        if efficiency:
+            out.append(f'<p class="note">{e(EFFICIENCY_TITLE)}: {e("; ".join(efficiency))}.</p>')
         plots = plot_paths(env_id)
         out.append('<div class="plots">')
         out.append(

@@ -35,6 +35,20 @@ def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float]:
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
+def action_rates(records: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Over every step of ``records``: the share of actions the env refused (an action error),
+    and the share that were in the env's admissible list at that step (steps where the env
+    lists none, and records from before steps said, do not count; open-ended actions such as
+    typed text or a free search are not listed, so they count as outside)."""
+    steps = [s for r in records for s in (r.get("trajectory") or {}).get("steps", [])]
+    listed = [s["admissible"] for s in steps if s.get("admissible") is not None]
+    return {
+        "invalid_action_rate": (sum(s["action_error"] is not None for s in steps) / len(steps)
+                                if steps else None),
+        "admissible_rate": sum(listed) / len(listed) if listed else None,
+    }  # fmt: skip
+
+
 def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (env id, difficulty, split), in first-seen order."""
     cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -52,6 +66,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "success_ci": list(wilson_interval(wins, len(group))),
             "mean_score": statistics.fmean(scores), "score_ci": list(mean_interval(scores)),
             "mean_steps": statistics.fmean(r["length"] for r in ok) if ok else 0.0,
+            **action_rates(ok),
         })  # fmt: skip
     return rows
 

@@ -375,6 +375,10 @@ def write_summary(run_dir: Path, run: dict[str, Any], records: list[dict[str, An
     return paths
 
 
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
 def _percent(row: dict[str, Any]) -> str:
     low, high = row["success_ci"]
     return f"{100 * row['success_rate']:.1f}% [{100 * low:.0f}–{100 * high:.0f}]"
@@ -393,10 +397,12 @@ def report_markdown(run: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         mine = [r for r in rows if r["env_id"] == env_id]
         lines += [f"## {env_id}", "",
                   "| difficulty | split | episodes | success (95% CI) | mean score | mean steps "
-                  "| errors |", "|---|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+                  "| invalid actions | admissible actions | errors |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for r in mine:
             cells = (r["difficulty"], r["split"], str(r["episodes"]), _percent(r),
                      f"{r['mean_score']:.3f}", f"{r['mean_steps']:.1f}",
+                     _share(r.get("invalid_action_rate")), _share(r.get("admissible_rate")),
                      str(r["errors"]))  # fmt: skip
             lines.append("| " + " | ".join(cells) + " |")
         splits = [s for s in ("test", "ood", "adversarial") if any(r["split"] == s for r in mine)]

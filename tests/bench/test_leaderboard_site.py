@@ -239,3 +239,33 @@ def test_html_sorts_in_chromium(site: dict, tmp_path: Path) -> None:
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(check).result()
+
+
+def test_path_efficiency_against_the_suites_oracle(tmp_path: Path) -> None:
+    import gzip
+
+    from agentgym_bench.leaderboard_site import load_submissions, path_efficiency
+
+    SUCCESS["oracle"] = SUCCESS["greedy"]
+    try:
+        _write_submission(tmp_path, "a-oracle", "oracle", verified=True, day=1)
+        _write_submission(tmp_path, "b-greedy", "greedy", verified=True, day=2)
+    finally:
+        del SUCCESS["oracle"]
+
+    def episodes(folder: str, lengths: dict[str, int | None]) -> None:
+        lines = [json.dumps({"key": f"AgentGym/Toy-v0|easy|test|t{i}|{i}", "error": None,
+                             "success": length is not None, "length": length or 30})
+                 for i, length in lengths.items()]  # fmt: skip
+        data = gzip.compress(("\n".join(lines) + "\n").encode())
+        (tmp_path / "submissions" / folder / "episodes.jsonl.gz").write_bytes(data)
+
+    episodes("a-oracle", {1: 2, 2: 3, 3: 4})
+    episodes("b-greedy", {1: 4, 2: 3, 3: None})  # t3 unsolved: not counted
+    oracle, greedy = load_submissions(tmp_path)
+    assert path_efficiency(greedy, oracle, "AgentGym/Toy-v0") == pytest.approx((2 / 4 + 1) / 2)
+    assert path_efficiency(greedy, oracle, "AgentGym/WebShop-v0") is None
+    paths = build_site(tmp_path)
+    readme = Path(paths["readme"]).read_text()
+    assert "Path efficiency (oracle steps / agent steps" in readme
+    assert "greedy (quick@1): 0.75" in readme

@@ -287,3 +287,18 @@ def test_wilson_interval():
     assert low == 0.0 and 0.27 < high < 0.28  # the textbook 0/10 interval: [0, 0.278]
     low, high = wilson_interval(5, 10)
     assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3
+
+
+def test_action_rates_count_refused_and_unlisted_actions(random_run):
+    from agentgym_bench.stats import action_rates
+
+    def step(error, admissible):
+        return {"action_error": error, "admissible": admissible}
+
+    steps = [step(None, True), step("no such room", False), step(None, None), step(None, True)]
+    rates = action_rates([{"trajectory": {"steps": steps}}])
+    assert rates == {"invalid_action_rate": 0.25, "admissible_rate": 2 / 3}
+    assert action_rates([]) == {"invalid_action_rate": None, "admissible_rate": None}
+    rows = json.loads((random_run / "summary.json").read_text())["rows"]
+    # the random agent picks among the admissible actions: none refused, all listed
+    assert all(r["invalid_action_rate"] == 0.0 and r["admissible_rate"] == 1.0 for r in rows)

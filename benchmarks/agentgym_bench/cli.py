@@ -212,4 +212,46 @@ def add_leaderboard_command(sub: Any) -> None:
     p.set_defaults(func=cmd_leaderboard_build)
 
 
-__all__ = ["add_bench_command", "add_leaderboard_command", "cmd_bench", "cmd_bench_run"]
+def cmd_inspect(args: argparse.Namespace) -> int:
+    import time
+
+    from agentgym_bench.suite_runner import RUN_FILE
+    from agentgym_bench.viewer import serve, write_page
+
+    run_dir = Path(args.run_dir)
+    if not (run_dir / RUN_FILE).exists():
+        raise UsageError(
+            f"{run_dir} has no {RUN_FILE}: pass a folder written by agentgym bench run"
+        )
+    page = write_page(run_dir)
+    if args.no_serve:
+        print(f"wrote {page} (open it in a browser; serve it to save ratings)")
+        return 0
+    server, url = serve(run_dir, args.port)
+    print(f"reading {run_dir} at {url} (ratings go to {run_dir}/ratings.jsonl); Ctrl+C stops")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.shutdown()
+    return 0
+
+
+def add_inspect_command(sub: Any) -> None:
+    """Add ``inspect`` (a run's trajectory viewer with ratings) to the ``agentgym`` subparsers."""
+    p = sub.add_parser("inspect", help="read a run's episodes step by step and rate them")
+    p.add_argument("run_dir", help="a folder written by `agentgym bench run`")
+    p.add_argument("--port", type=int, default=8765,
+                   help="port on 127.0.0.1 to serve on (default 8765; 0: any free)")  # fmt: skip
+    p.add_argument("--no-serve", action="store_true",
+                   help="only write RUN_DIR/inspect.html (a file: no ratings)")  # fmt: skip
+    p.set_defaults(func=cmd_inspect)
+
+
+__all__ = [
+    "add_bench_command",
+    "add_inspect_command",
+    "add_leaderboard_command",
+    "cmd_bench",
+    "cmd_bench_run",
+]

@@ -7,10 +7,12 @@ approximation is not); mean scores a normal interval (mean +- 1.96 standard erro
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 Z95 = 1.959963984540054
@@ -71,4 +73,38 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["mean_interval", "summarize", "wilson_interval"]
+#: Where ``agentgym inspect`` saves people's ratings of a run's episodes, and what they rate.
+RATINGS_FILE = "ratings.jsonl"
+DIMENSIONS = ("completion", "efficiency", "naturalness", "safety")
+
+
+def read_ratings(run_dir: Path) -> dict[str, dict[str, Any]]:
+    """Episode key -> its newest rating."""
+    path = run_dir / RATINGS_FILE
+    ratings: dict[str, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rating = json.loads(line)
+                ratings[rating["key"]] = rating
+    return ratings
+
+
+def ratings_summary(run_dir: Path) -> dict[str, Any] | None:
+    """Rated episodes and the mean of each dimension (None without ratings)."""
+    ratings = list(read_ratings(run_dir).values())
+    if not ratings:
+        return None
+    means = {d: sum(r[d] for r in ratings) / len(ratings) for d in DIMENSIONS}
+    return {"rated_episodes": len(ratings), **means}
+
+
+__all__ = [
+    "DIMENSIONS",
+    "RATINGS_FILE",
+    "mean_interval",
+    "ratings_summary",
+    "read_ratings",
+    "summarize",
+    "wilson_interval",
+]

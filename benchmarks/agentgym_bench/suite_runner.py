@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agentgym_bench.provenance import provenance
-from agentgym_bench.stats import summarize
+from agentgym_bench.stats import DIMENSIONS, ratings_summary, summarize
 from agentgym_bench.suites import EpisodeSpec, Resolved
 
 RUN_FILE, EPISODES_FILE, SUMMARY_FILE, REPORT_FILE = (
@@ -371,8 +371,15 @@ def write_summary(run_dir: Path, run: dict[str, Any], records: list[dict[str, An
     paths = {"run": run_dir / RUN_FILE, "episodes": run_dir / EPISODES_FILE,
              "summary": run_dir / SUMMARY_FILE, "report": run_dir / REPORT_FILE}  # fmt: skip
     paths["summary"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    paths["report"].write_text(report_markdown(run, rows), encoding="utf-8")
+    report = report_markdown(run, rows, ratings_summary(run_dir))
+    paths["report"].write_text(report, encoding="utf-8")
     return paths
+
+
+def refresh_report(run_dir: Path) -> dict[str, Path]:
+    """Rewrite a finished run's summary and report (after ratings were added)."""
+    run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
+    return write_summary(run_dir, run, read_episodes(run_dir))
 
 
 def _share(value: float | None) -> str:
@@ -384,7 +391,9 @@ def _percent(row: dict[str, Any]) -> str:
     return f"{100 * row['success_rate']:.1f}% [{100 * low:.0f}–{100 * high:.0f}]"
 
 
-def report_markdown(run: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+def report_markdown(
+    run: dict[str, Any], rows: list[dict[str, Any]], ratings: dict[str, Any] | None = None
+) -> str:
     """Per env: difficulty x split with success (95% CI), mean score, steps and errors; then
     the generalization gap (success on test, ood, adversarial side by side)."""
     suite, agent = run["suite"], run["agent"]["spec"]
@@ -415,6 +424,11 @@ def report_markdown(run: dict[str, Any], rows: list[dict[str, Any]]) -> str:
                      for s in splits]  # fmt: skip
             lines.append(f"| {difficulty} | " + " | ".join(cells) + " |")
         lines.append("")
+    if ratings:
+        means = ", ".join(f"{d} {ratings[d]:.2f}" for d in DIMENSIONS)
+        lines += ["## People's ratings", "",
+                  f"{ratings['rated_episodes']} episodes rated (`agentgym inspect`), mean of 5: "
+                  f"{means}.", ""]  # fmt: skip
     return "\n".join(lines)
 
 

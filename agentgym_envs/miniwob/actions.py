@@ -12,6 +12,13 @@
     select [id] "a" "b"   several options of a multi-select list
     noop                  wait 100 ms (for delayed content and animations)
     wait N                wait N seconds (0 < N <= 5; tasks that ask you to wait)
+    click_xy X Y          trusted mouse click at page coordinates (CSS pixels from the page's
+                          top-left corner; the ``text_bbox`` observation gives element boxes)
+    drag [id] to [id]     press on the first element's centre, move in steps, release on the second
+    drag X1 Y1 X2 Y2      the same between two page points
+    select_text [id] "text"  select that text inside the element with a mouse drag
+    draw X1 Y1 X2 Y2 ...  press at the first point, move through the others, release at the last
+                          (2 to MAX_DRAW_POINTS points)
 
 Ids are the bracketed numbers of the current observation. Quotes inside text are escaped as \\".
 """
@@ -26,8 +33,11 @@ from agentgym_envs.core import ActionError
 
 ACTION_HELP = (
     'click [id] | hover [id] | type [id] "text" | select [id] "option" | press "Key" | '
-    "scroll [id] up|down|top|bottom | noop | wait N"
+    "scroll [id] up|down|top|bottom | noop | wait N | click_xy X Y | drag [id] to [id] | "
+    'drag X1 Y1 X2 Y2 | select_text [id] "text" | draw X1 Y1 X2 Y2 ...'
 )
+_NUM = r"-?\d+(?:\.\d+)?"
+_SEP = r"(?:\s*,\s*|\s+)"
 _QUOTED = r'"((?:[^"\\]|\\.)*)"'
 _PATTERNS = {
     "click": re.compile(r"click\s*\[(\d+)\]", re.IGNORECASE),
@@ -41,6 +51,13 @@ _PATTERNS = {
     "noop": re.compile(r"noop(?:\(\))?", re.IGNORECASE),
     "hover": re.compile(r"hover\s*\[(\d+)\]", re.IGNORECASE),
     "wait": re.compile(r"wait\s+(\d+(?:\.\d+)?)", re.IGNORECASE),
+    "click_xy": re.compile(rf"click_xy\s+({_NUM}){_SEP}({_NUM})", re.IGNORECASE),
+    "drag": re.compile(
+        rf"drag\s*(?:\[(\d+)\]\s*to\s*\[(\d+)\]|({_NUM}(?:{_SEP}{_NUM}){{3}}))",
+        re.IGNORECASE,
+    ),
+    "select_text": re.compile(r"select_text\s*\[(\d+)\]\s*" + _QUOTED, re.IGNORECASE | re.DOTALL),
+    "draw": re.compile(rf"draw\s+({_NUM}(?:{_SEP}{_NUM})*)", re.IGNORECASE),
 }
 _BASE_KEYS = {
     "enter": "Enter",
@@ -62,21 +79,33 @@ MAX_WAIT_SECONDS = 5.0
 #: Longest ``type`` text. Key events cost ~2.5 ms a character, so this bounds a step at ~1.3 s
 #: (100k characters took minutes); no MiniWoB field needs more than a few dozen.
 MAX_TYPE_CHARS = 500
+#: Most points a ``draw`` takes (a polyline; each segment is a few mouse moves).
+MAX_DRAW_POINTS = 200
+#: Largest coordinate accepted (CSS pixels); the page checks the real bounds.
+MAX_COORDINATE = 10_000
 _MODIFIERS = {"control": "Control", "ctrl": "Control", "shift": "Shift", "alt": "Alt"}
 
 
 @dataclass(frozen=True)
 class Action:
-    """A parsed action: ``kind`` is one of click/type/select/press/scroll/noop."""
+    """A parsed action: ``kind`` is one of click/type/select/press/scroll/noop/hover/wait and the
+    pointer kinds click_xy/drag/select_text/draw. ``target`` is the drop element of
+    ``drag [id] to [id]``; ``points`` the page coordinates of click_xy, drag X1 Y1 X2 Y2, draw."""
 
     kind: str
     element: int | None = None
     text: str = ""
+    target: int | None = None
+    points: tuple[tuple[float, float], ...] = ()
 
     def render(self) -> str:
         """The canonical action string (``parse(a.render()) == a``)."""
         if self.kind == "noop":
             return "noop"
+        if self.kind == "drag" and self.target is not None:
+            return f"drag [{self.element}] to [{self.target}]"
+        if self.kind in ("click_xy", "drag", "draw"):
+            return f"{self.kind} " + " ".join(f"{x:g} {y:g}" for x, y in self.points)
         if self.kind == "wait":
             return f"wait {self.text}"
         if self.kind == "select":
@@ -124,6 +153,18 @@ def normalize_key(key: str) -> str:
     return "+".join(names)
 
 
+def _points(body: str, verb: str) -> tuple[tuple[float, float], ...]:
+    numbers = [float(n) for n in re.findall(_NUM, body)]
+    if len(numbers) % 2:
+        raise ActionError(f"{verb} takes x y pairs of page coordinates, got {len(numbers)} numbers")
+    for n in numbers:
+        if not 0 <= n <= MAX_COORDINATE:
+            raise ActionError(
+                f"coordinate {n:g} is outside the page; page coordinates are CSS pixels >= 0"
+            )
+    return tuple(zip(numbers[::2], numbers[1::2], strict=True))
+
+
 def parse_action(text: str) -> Action:
     """Parse one action string; ActionError with the grammar when it is malformed."""
     text = text.strip()
@@ -133,6 +174,8 @@ def parse_action(text: str) -> Action:
     match = pattern.fullmatch(text) if pattern else None
     if match is None:
         raise ActionError(f"cannot parse {text[:80]!r}; actions: {ACTION_HELP}")
+    if verb in ("click_xy", "drag", "draw", "select_text"):
+        return _parse_pointer(verb, match)
     if verb == "noop":
         return Action("noop")
     if verb == "wait":
@@ -157,3 +200,23 @@ def parse_action(text: str) -> Action:
             "type the text the field needs"
         )
     return Action(verb, element, typed)
+
+
+def _parse_pointer(verb: str, match: re.Match[str]) -> Action:
+    if verb == "click_xy":
+        return Action("click_xy", points=_points(f"{match.group(1)} {match.group(2)}", verb))
+    if verb == "select_text":
+        wanted = _unquote(match.group(2))
+        if not wanted.strip():
+            raise ActionError('select_text needs the text to select: select_text [id] "text"')
+        return Action("select_text", int(match.group(1)), wanted)
+    if verb == "drag":
+        if match.group(1) is not None:
+            return Action("drag", int(match.group(1)), target=int(match.group(2)))
+        return Action("drag", points=_points(match.group(3), verb))
+    points = _points(match.group(1), verb)
+    if not 2 <= len(points) <= MAX_DRAW_POINTS:
+        raise ActionError(
+            f"draw takes 2 to {MAX_DRAW_POINTS} points (x y pairs), got {len(points)}"
+        )
+    return Action("draw", points=points)

@@ -22,6 +22,7 @@ from agentgym_envs.miniwob.page import (
     IMAGE_TIMEOUT_MS,
     LOAD_TIMEOUT_MS,
     NOOP_SECONDS,
+    PATH_ACTIONS,
     POINTER_ACTIONS,
     SETTLE_LIMIT_S,
     SETTLE_POLL_S,
@@ -33,6 +34,9 @@ from agentgym_envs.miniwob.page import (
     _is_crash,
     check_clickable,
     match_options,
+    path_error,
+    pointer_ops,
+    selection_matches,
     target_error,
     to_input_value,
     type_target,
@@ -156,6 +160,10 @@ class AsyncMiniWoBPage:
         elif action.kind == "scroll":
             if not await page.evaluate(page_js.SCROLL, [action.element, action.text]):
                 raise ActionError(f"no element [{action.element}] on the page")
+        elif action.kind == "select_text":
+            await self._select_text(action)
+        elif action.kind in PATH_ACTIONS:
+            await self._run_ops(pointer_ops(action.kind, await self._path(action)))
         else:
             target = await page.evaluate(page_js.CLICK_TARGET, action.element)
             if target.get("error"):
@@ -168,6 +176,48 @@ class AsyncMiniWoBPage:
                 await self._type(action, target)
             else:
                 await self._select(action, target)
+
+    async def _target(self, element: int) -> dict[str, Any]:
+        target = await self._page.evaluate(page_js.CLICK_TARGET, element)
+        if target.get("error"):
+            raise ActionError(target_error(element, target["error"]))
+        return target
+
+    async def _path(self, action: Action) -> list[tuple[float, float]]:
+        """As ``MiniWoBPage._path``."""
+        if action.target is not None:
+            await self._target(action.element)
+            end = await self._target(action.target)
+            start = await self._target(action.element)
+            return [(start["x"], start["y"]), (end["x"], end["y"])]
+        points = [list(p) for p in action.points]
+        found = await self._page.evaluate(page_js.VIEWPORT_POINTS, points)
+        if found.get("error"):
+            raise ActionError(path_error(found["error"]))
+        return [tuple(p) for p in found["points"]]
+
+    async def _run_ops(self, ops: list[tuple[Any, ...]]) -> None:
+        mouse = self._page.mouse
+        for op in ops:
+            if op[0] == "move":
+                await mouse.move(op[1], op[2], steps=op[3])
+            elif op[0] == "down":
+                await mouse.down()
+            else:
+                await mouse.up()
+
+    async def _select_text(self, action: Action) -> None:
+        """As ``MiniWoBPage._select_text``."""
+        span = await self._page.evaluate(page_js.TEXT_SPAN, [action.element, action.text])
+        if span.get("error") == "not found":
+            raise ActionError(f"element [{action.element}] has no text {action.text!r}")
+        if span.get("error"):
+            raise ActionError(target_error(action.element, span["error"]))
+        await self._run_ops(pointer_ops("drag", [tuple(span["start"]), tuple(span["end"])]))
+        selected = await self._page.evaluate(page_js.SELECTION_TEXT)
+        if not selection_matches(selected, action.text):
+            await self._page.evaluate(page_js.SELECT_RANGE, [action.element, action.text])
+            self.untrusted_clicks += 1
 
     async def _selector(self, element: int) -> str:
         episode = await self._page.evaluate("() => window.__ag.ep")

@@ -7,6 +7,9 @@ shapes; pure layout wrappers are folded away so the indentation shows the groupi
     [5] input type=text value="abc" focused
     [6] input type=checkbox checked
     "free text between elements"
+
+The ``text_bbox`` observation mode adds each element's box, ``[4] button "Submit" @12,80,40,22``
+(x, y, width, height in page CSS pixels, rounded).
 """
 
 from __future__ import annotations
@@ -20,10 +23,18 @@ Node = dict[str, Any]
 _SCROLL_ROOTS = {"body", "html"}
 
 
-def render_node(node: Node) -> str:
-    """One element as ``[id] tag "text" key=value flags``."""
+def render_node(node: Node, boxes: bool = False) -> str:
+    """One element as ``[id] tag "text" key=value flags``, and with ``boxes`` its box
+    ``@x,y,w,h`` (page CSS pixels) when the snapshot measured one."""
     if node["tag"] == "#text":
         return quote(node["text"])
+    line = _render_element(node)
+    if boxes and node.get("box"):
+        line += " @" + ",".join(str(v) for v in node["box"])
+    return line
+
+
+def _render_element(node: Node) -> str:
     parts = [f"[{node['id']}]", _label(node)]
     if node.get("text"):
         parts.append(quote(node["text"]))
@@ -62,23 +73,26 @@ def _label(node: Node) -> str:
     return label
 
 
-def render_dom(nodes: Sequence[Node]) -> str:
+def render_dom(nodes: Sequence[Node], boxes: bool = False) -> str:
     """The whole snapshot, two spaces of indentation per folded depth level."""
     lines = []
     for node in nodes:
         if node["tag"] == "body":
             continue
         depth = node["depth"]
-        lines.append("  " * depth + render_node(node))
+        lines.append("  " * depth + render_node(node, boxes))
     return "\n".join(lines)
 
 
-def render_observation(goal: str, nodes: Sequence[Node], note: str = "") -> str:
-    """The observation text: instruction, optional note (e.g. the result), then the page."""
+def render_observation(
+    goal: str, nodes: Sequence[Node], note: str = "", boxes: bool = False
+) -> str:
+    """The observation text: instruction, optional note (e.g. the result), then the page
+    (with ``boxes``, each element's box ``@x,y,w,h``)."""
     text = f"Task: {goal}\n"
     if note:
         text += f"{note}\n"
-    return text + "Page:\n" + render_dom(nodes)
+    return text + "Page:\n" + render_dom(nodes, boxes)
 
 
 def node_ids(nodes: Sequence[Node]) -> list[int]:

@@ -9,7 +9,10 @@ Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
   "browsergym"`` takes raw > 0 instead) and ``score`` = raw once the task ends, 0 for raw <= 0
   and before the end (``outcome.py``): an episode's return is its final score, partial credit
   (0 < raw < 1) scores that much without counting as a success.
-- Text observation and actions (see ``actions.ACTION_HELP``) instead of Farama's pixel/ref actions.
+- Text observation and actions (see ``actions.ACTION_HELP``) instead of Farama's pixel/ref actions;
+  the pointer actions (click_xy, drag, select_text, draw) take page coordinates or elements.
+  ``observation_mode="text_bbox"`` adds each element's box to its line; ``screenshot=True`` puts
+  a PNG of the task area in ``info["screenshot"]`` after every reset and step (off by default).
 - Every step is bounded: ``type`` text is capped at ``actions.MAX_TYPE_CHARS`` (an action error
   beyond), and a step past ``step_timeout_s`` (30 s) is stopped by killing the browser and
   truncated (``info["truncated_reason"]``); the next reset starts a fresh browser.
@@ -53,9 +56,14 @@ from agentgym_envs.miniwob.tasks import (
     data_mode,
     default_split,
     html_root,
+    miniwob_version,
     task_spec,
     tier_tasks,
 )
+
+#: Observation modes: ``text`` (the page as element lines) and ``text_bbox`` (each element's line
+#: ends with its box ``@x,y,w,h``, page CSS pixels, for the coordinate actions).
+OBSERVATION_MODES = ("text", "text_bbox")
 
 
 class MiniWoBTask:
@@ -70,8 +78,13 @@ class MiniWoBTask:
         rng: np.random.Generator,
         success_rule: str = "farama",
         data_mode: str = "train",
+        boxes: bool = False,
+        screenshot: bool = False,
     ) -> None:
         self.task_id = name
+        self.boxes = boxes  # the text_bbox observation mode
+        self.take_screenshots = screenshot
+        self.screenshot: bytes | None = None  # PNG of the task area at the last observation
         self.success_rule = success_rule
         self.data_mode = data_mode  # MiniWoB's: "test" plays a task's own test distribution
         self.page_seed = page_seed
@@ -142,7 +155,9 @@ class MiniWoBTask:
         self._done, self._raw, self.reason = state.done, state.raw, state.reason
         self._nodes = self._page.snapshot() if nodes is None else nodes
         note = end_note(self._raw, self._done, self.success_rule)
-        return dom_text.render_observation(self.goal, self._nodes, note)
+        if self.take_screenshots:
+            self.screenshot = self._page.screenshot()
+        return dom_text.render_observation(self.goal, self._nodes, note, self.boxes)
 
     def act(self, action: str) -> str:
         parsed = parse_action(action)
@@ -173,12 +188,15 @@ class MiniWoBTask:
     def extra_info(self) -> dict[str, Any]:
         """MiniWoB's own view of the episode: page seed, raw reward in [-1, 1], utterance, and
         how many clicks fell back to an untrusted JS click."""
-        return {
+        info = {
             "page_seed": self.page_seed,
             "raw_reward": self._raw,
             "utterance": self._utterance,
             "untrusted_clicks": self._page.untrusted_clicks,
         }
+        if self.take_screenshots:
+            info["screenshot"] = self.screenshot
+        return info
 
     def close(self) -> None:
         """The page belongs to the env; nothing per-episode to free."""
@@ -200,9 +218,15 @@ class MiniWoBEnv(TextEnv):
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
         success_rule: str = "farama",
+        observation_mode: str = "text",
+        screenshot: bool = False,
     ) -> None:
         self.task_name = task
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
+        self.observation_mode = check_choice(
+            "observation_mode", observation_mode, OBSERVATION_MODES
+        )
+        self.screenshot = bool(screenshot)
         self._reset_seed: int | None = None  # the seed of the last reset (seeds.py)
         if task is not None:
             spec = task_spec(task)
@@ -221,7 +245,10 @@ class MiniWoBEnv(TextEnv):
         super().__init__(
             difficulty=difficulty or "easy", split=split, expert=expert, render_mode=render_mode
         )
-        self._page = MiniWoBPage(reload_every=reload_every, step_timeout_s=step_timeout_s)
+        boxes = self.observation_mode == "text_bbox"
+        self._page = MiniWoBPage(
+            reload_every=reload_every, step_timeout_s=step_timeout_s, boxes=boxes
+        )
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._reset_seed = seed  # the page seed follows it
@@ -231,6 +258,10 @@ class MiniWoBEnv(TextEnv):
     def page(self) -> MiniWoBPage:
         """The env's page, which every episode reuses (to run page JS: benchmarks, tests)."""
         return self._page
+
+    def content_version(self) -> str:
+        """The source digest and the version of the ``miniwob`` package whose pages are played."""
+        return f"{super().content_version()} miniwob-{miniwob_version()}"
 
     def task_ids(self) -> Sequence[str]:
         if self.task_name is not None:
@@ -243,8 +274,9 @@ class MiniWoBEnv(TextEnv):
         page = page_seed(self.split, drawn if seed is None else seed)
         adversarial = self.split == "adversarial"
         return MiniWoBTask(
-            self._page, task_id, page, adversarial, rng, self.success_rule, data_mode(self.split)
-        )
+            self._page, task_id, page, adversarial, rng, self.success_rule, data_mode(self.split),
+            boxes=self.observation_mode == "text_bbox", screenshot=self.screenshot,
+        )  # fmt: skip
 
     def recover(self, reason: str) -> None:
         """The browser or page died: start a fresh context so the next reset works."""

@@ -9,6 +9,8 @@ whose state leaks across episodes, and after a crash. A dead page or browser sur
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import re
 import threading
 import time
@@ -29,7 +31,16 @@ ANIMATION_TIMEOUT_MS = 2_000
 #: After an episode starts or an action, wait at most this long for pictures still loading.
 IMAGE_TIMEOUT_MS = 2_000
 #: Actions that move the mouse pointer (the next episode parks it first).
-POINTER_ACTIONS = frozenset({"click", "hover", "type", "select"})
+POINTER_ACTIONS = frozenset(
+    {"click", "hover", "type", "select", "click_xy", "drag", "select_text", "draw"}
+)
+#: Pointer actions at page coordinates or along a mouse path (see ``pointer_ops``).
+PATH_ACTIONS = frozenset({"click_xy", "drag", "draw"})
+#: A drag moves the pressed mouse in at least this many steps (drag-and-drop libraries such as
+#: jQuery UI start a drag only after a move, and sortable lists reorder on intermediate moves).
+DRAG_STEPS = 10
+#: A drag or draw moves the pressed mouse at most this many CSS pixels per mousemove event.
+STROKE_STEP_PX = 4.0
 #: ``noop`` lets this much time pass (delayed content, animations, hover menus).
 NOOP_SECONDS = 0.1
 #: Page loads and protocol calls fail (and count as a crash) after this long.
@@ -153,6 +164,36 @@ def type_target(element: int, target: dict[str, Any]) -> tuple[str, bool]:
     return kind, is_text
 
 
+def stroke_steps(a: tuple[float, float], b: tuple[float, float], least: int = 1) -> int:
+    """Mouse moves from ``a`` to ``b``: one per STROKE_STEP_PX pixels, at least ``least``."""
+    return max(least, math.ceil(math.dist(a, b) / STROKE_STEP_PX))
+
+
+def pointer_ops(kind: str, points: list[tuple[float, float]]) -> list[tuple[Any, ...]]:
+    """The mouse operations of a path action over viewport ``points``: ``("move", x, y, steps)``,
+    ``("down",)``, ``("up",)``. Shared by the sync and async pages, so both press the same path.
+    click_xy moves to the point, then presses and releases there; drag presses at the first
+    point and releases at the second after DRAG_STEPS or more moves; draw presses at the first
+    point and moves through the others (a polyline) before releasing at the last."""
+    first = points[0]
+    ops: list[tuple[Any, ...]] = [("move", first[0], first[1], 1), ("down",)]
+    if kind == "click_xy":
+        return [*ops, ("up",)]
+    least = DRAG_STEPS if kind == "drag" else 1
+    for before, after in itertools.pairwise(points):
+        ops.append(("move", after[0], after[1], stroke_steps(before, after, least)))
+    return [*ops, ("up",)]
+
+
+def selection_matches(selected: str, wanted: str) -> bool:
+    """Whether the page's selection is ``wanted`` (whitespace runs compared as one space)."""
+    return " ".join(selected.split()).lower() == " ".join(wanted.split()).lower()
+
+
+def path_error(error: str) -> str:
+    return f"{error}; page coordinates are CSS pixels from the page's top-left corner"
+
+
 def check_clickable(element: int, target: dict[str, Any]) -> None:
     if target["tag"] == "option":
         raise ActionError(f'[{element}] is an option; use select [id] "option" on its list')
@@ -181,10 +222,15 @@ class MiniWoBPage:
     """A page that plays MiniWoB episodes. Not thread-safe; one per env."""
 
     def __init__(
-        self, reload_every: int = 50, step_timeout_s: float | None = STEP_TIMEOUT_S
+        self,
+        reload_every: int = 50,
+        step_timeout_s: float | None = STEP_TIMEOUT_S,
+        boxes: bool = False,
     ) -> None:
         self.reload_every = reload_every
         self.step_timeout_s = step_timeout_s
+        #: Snapshots give each node its box (``box``: page x, y, width, height in CSS pixels).
+        self.boxes = boxes
         self._context: Any = None
         self._page: Any = None
         self._task: str | None = None
@@ -277,7 +323,9 @@ class MiniWoBPage:
                 page.mouse.move(0, 0)
                 self._pointer_parked = True
             frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
-            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now]
+            start = [
+                seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now, self.boxes
+            ]  # fmt: skip
             result = page.evaluate(page_js.START_EPISODE, start)
             if result["ready"]:
                 state, nodes = EpisodeState.from_page(result["state"]), result["nodes"]
@@ -365,6 +413,12 @@ class MiniWoBPage:
             if not page.evaluate(page_js.SCROLL, [action.element, action.text]):
                 raise ActionError(f"no element [{action.element}] on the page")
             return
+        if action.kind == "select_text":
+            self._select_text(action)
+            return
+        if action.kind in PATH_ACTIONS:
+            self._run_ops(pointer_ops(action.kind, self._path(action)))
+            return
         target = self._click_target(action.element)
         if action.kind == "hover":
             self._page.mouse.move(target["x"], target["y"])
@@ -380,6 +434,52 @@ class MiniWoBPage:
         if target.get("error"):
             raise ActionError(target_error(element, target["error"]))
         return target
+
+    def _path(self, action: Action) -> list[tuple[float, float]]:
+        """Viewport points of a path action: the element centres of ``drag [a] to [b]``, else
+        its page points (ActionError for one outside the page or off its visible part)."""
+        if action.target is not None:
+            self._click_target(action.element)  # scroll it into view first
+            end = self._click_target(action.target)
+            start = self._click_target(action.element)
+            return [(start["x"], start["y"]), (end["x"], end["y"])]
+        found = self._page.evaluate(page_js.VIEWPORT_POINTS, [list(p) for p in action.points])
+        if found.get("error"):
+            raise ActionError(path_error(found["error"]))
+        return [tuple(p) for p in found["points"]]
+
+    def _run_ops(self, ops: list[tuple[Any, ...]]) -> None:
+        mouse = self._page.mouse
+        for op in ops:
+            if op[0] == "move":
+                mouse.move(op[1], op[2], steps=op[3])
+            elif op[0] == "down":
+                mouse.down()
+            else:
+                mouse.up()
+
+    def _select_text(self, action: Action) -> None:
+        """A mouse drag from the first to the last character of the text; if the page's selection
+        is then not that text, a DOM Range selects it (counted in ``untrusted_clicks``)."""
+        span = self._page.evaluate(page_js.TEXT_SPAN, [action.element, action.text])
+        if span.get("error") == "not found":
+            raise ActionError(f"element [{action.element}] has no text {action.text!r}")
+        if span.get("error"):
+            raise ActionError(target_error(action.element, span["error"]))
+        self._run_ops(pointer_ops("drag", [tuple(span["start"]), tuple(span["end"])]))
+        selected = self._page.evaluate(page_js.SELECTION_TEXT)
+        if not selection_matches(selected, action.text):
+            self._page.evaluate(page_js.SELECT_RANGE, [action.element, action.text])
+            self.untrusted_clicks += 1
+
+    def screenshot(self) -> bytes:
+        """PNG of the task area (``#wrap``; the whole viewport if the page has none)."""
+        box = self._call(page_js.TASK_AREA)
+        try:
+            return self._page.screenshot(clip=box, type="png") if box else self._page.screenshot()
+        except Exception as error:
+            reason = str(error).splitlines()[0][:200]
+            raise BrowserCrashed(f"screenshot failed: {reason}") from error
 
     def _click(self, element: int, target: dict[str, Any]) -> None:
         check_clickable(element, target)

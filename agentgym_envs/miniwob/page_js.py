@@ -20,7 +20,9 @@ PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
 #: page after an action: a datepicker fades in over ~200 ms, an autocomplete searches ``delay`` ms
 #: (300 by default) after the last keystroke. A snapshot taken meanwhile shows a half-made widget,
 #: which made replays of the same actions diverge; so first the focused field's autocomplete delay
-#: passes, then animations are awaited.
+#: passes, then animations are awaited. The first poll always waits for a timer, even on an idle
+#: page: it lets the page's own queued work (handlers run after a click, zero-delay timers) finish
+#: first; polling at once made form-sequence-3 and email-inbox episodes diverge on replay.
 WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
   const start = Date.now();
   const $ = window.jQuery;
@@ -193,6 +195,10 @@ SNAPSHOT = r"""
         if (tag === 'text') node.text = norm(el.textContent);
         node.size = Math.round(rect.width) + 'x' + Math.round(rect.height);
       }
+      if (window.__agBoxes) {  // the text_bbox observation: page CSS pixels, rounded
+        node.box = [Math.round(rect.left + window.scrollX), Math.round(rect.top + window.scrollY),
+                    Math.round(rect.width), Math.round(rect.height)];
+      }
       if (el.getAttribute('title')) node.title = el.getAttribute('title');
       if (el.getAttribute('aria-label')) node.aria = el.getAttribute('aria-label');
       const oy = style.overflowY;
@@ -227,9 +233,10 @@ SNAPSHOT = r"""
 #: while the episode is built, ``new Date()`` and ``Date.now()`` give that instant (terminal
 #: prints "Last login: <today>", which made the same seed differ from one day to the next).
 START_EPISODE = (
-    "async ([seed, maxTime, mode, imageLimit, frozenNow]) => {\n"
+    "async ([seed, maxTime, mode, imageLimit, frozenNow, boxes]) => {\n"
     + QUERY_TEXT_FN
     + """
+  window.__agBoxes = !!boxes;
   core.endEpisode(0);
   Math.seedrandom(seed);
   core.setDataMode(mode);
@@ -356,5 +363,102 @@ SCROLL = """
   else target.scrollTop += direction === 'up' ? -page : page;
   target.dispatchEvent(new Event('scroll'));
   return true;
+}
+"""
+
+#: Page points (CSS pixels from the page's top-left) as viewport points for the mouse, or the
+#: first one outside the page (``{error}``). A point off the visible part must be scrolled to.
+VIEWPORT_POINTS = """
+(points) => {
+  const doc = document.documentElement;
+  const width = Math.max(doc.scrollWidth, window.innerWidth);
+  const height = Math.max(doc.scrollHeight, window.innerHeight);
+  const out = [];
+  for (const [x, y] of points) {
+    if (x < 0 || y < 0 || x >= width || y >= height) {
+      return {error: `point (${x}, ${y}) is outside the page (${width}x${height} CSS pixels)`};
+    }
+    const vx = x - window.scrollX, vy = y - window.scrollY;
+    if (vx < 0 || vy < 0 || vx >= window.innerWidth || vy >= window.innerHeight) {
+      return {error: `point (${x}, ${y}) is outside the visible part of the page; scroll first`};
+    }
+    out.push([vx, vy]);
+  }
+  return {points: out};
+}
+"""
+
+#: Where a mouse drag selecting ``text`` inside element ``id`` starts and ends (viewport points
+#: inside the first and last characters, nearer their outer edges), or why it cannot:
+#: ``{error: 'missing' | 'hidden' | 'not found'}``. Matches exactly, else ignoring case. Clears
+#: the page's selection first (pressing on selected text would drag it, not select anew).
+TEXT_SPAN = r"""
+([id, wanted]) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return {error: 'missing'};
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  let all = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]);
+                                                              all += n.data; }
+  let at = all.indexOf(wanted);
+  if (at < 0) at = all.toLowerCase().indexOf(wanted.toLowerCase());
+  if (at < 0) return {error: 'not found'};
+  const locate = (i) => { let k = nodes.length - 1;
+                          while (k > 0 && nodes[k][1] > i) k--;
+                          return [nodes[k][0], i - nodes[k][1]]; };
+  const charRect = (i) => { const [n, o] = locate(i); const r = document.createRange();
+                            r.setStart(n, o); r.setEnd(n, o + 1);
+                            return Array.from(r.getClientRects()).find((c) => c.width > 0); };
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  // a press on selected text would start a native drag of it instead of a new selection
+  window.getSelection().removeAllRanges();
+  const first = charRect(at), last = charRect(at + wanted.length - 1);
+  if (!first || !last) return {error: 'hidden'};
+  return {start: [first.left + Math.min(1, first.width / 4), first.top + first.height / 2],
+          end: [last.right - Math.min(1, last.width / 4), last.top + last.height / 2]};
+}
+"""
+
+#: The page's selected text.
+SELECTION_TEXT = "() => window.getSelection().toString()"
+
+#: Select ``text`` inside element ``id`` with a DOM Range (the fallback when a mouse drag did not
+#: select exactly it); the browser fires ``selectionchange`` itself. Returns whether it did.
+SELECT_RANGE = r"""
+([id, wanted]) => {
+  const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
+  if (!el) return false;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  let all = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]);
+                                                              all += n.data; }
+  let at = all.indexOf(wanted);
+  if (at < 0) at = all.toLowerCase().indexOf(wanted.toLowerCase());
+  if (at < 0) return false;
+  const locate = (i, end) => { let k = nodes.length - 1;
+                               while (k > 0 && (end ? nodes[k][1] >= i : nodes[k][1] > i)) k--;
+                               return [nodes[k][0], i - nodes[k][1]]; };
+  const range = document.createRange();
+  range.setStart(...locate(at, false));
+  range.setEnd(...locate(at + wanted.length, true));
+  const selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return true;
+}
+"""
+
+#: The viewport box of the task area (``#wrap``) for a screenshot clip, or null.
+TASK_AREA = """
+() => {
+  const wrap = document.getElementById('wrap');
+  if (!wrap) return null;
+  const r = wrap.getBoundingClientRect();
+  const x = Math.max(0, Math.floor(r.left)), y = Math.max(0, Math.floor(r.top));
+  const w = Math.min(window.innerWidth - x, Math.ceil(r.right) - x);
+  const h = Math.min(window.innerHeight - y, Math.ceil(r.bottom) - y);
+  return w > 0 && h > 0 ? {x: x, y: y, width: w, height: h} : null;
 }
 """

@@ -3,10 +3,13 @@
 Import-light on purpose (no Playwright, no ``miniwob`` import): the registration table reads it.
 Each task is ``iid`` (train/valid/test/adversarial of ``AgentGym/MiniWoB-v0``), ``ood`` (held out of
 those lists: variant transfer such as click-checkboxes -> -large/-soft/-transfer, and held-out
-families), or excluded with the reason a text agent cannot do it (coordinates, drawing, dragging,
-text selection, timing). The ood split also plays, in MiniWoB's test data mode, the iid tasks
-whose page has one (``TEST_MODE_TASKS``); a one-task env serves only its task's splits
-(``task_splits``: a held-out task is ood only).
+families), or excluded with the reason it cannot be played here (real-time pointer tracking, the
+airline sites). The pointer tasks (drag and drop, drawing, text selection, clicks at computed
+coordinates) are played with the pointer actions of ``actions.py`` (click_xy, drag, select_text,
+draw); ``NO_ORACLE`` lists the registered tasks without a scripted expert, and why. The ood
+split also plays, in MiniWoB's test data mode, the iid tasks whose page has one
+(``TEST_MODE_TASKS``); a one-task env serves only its task's splits (``task_splits``: a held-out
+task is ood only).
 
 ``fresh`` marks tasks whose page state leaks across episodes (Farama flags them
 nondeterministic): we reload their page every episode, which makes them deterministic.
@@ -138,28 +141,28 @@ stock-market | hard | iid | fresh |
 grid-coordinate | hard | iid | |
 use-colorwheel | hard | iid | fresh |
 text-editor | hard | ood | |
-number-checkboxes | medium | excluded | | the digit to draw is shown only as an image
-hot-cold | medium | excluded | | the hot/cold hint follows the mouse position (pointer exploration)
-bisect-angle | hard | excluded | | needs a click at computed coordinates
-circle-center | hard | excluded | | needs a click at computed coordinates
-find-midpoint | hard | excluded | | needs a click at computed coordinates
-right-angle | hard | excluded | | needs a click at computed coordinates
-use-colorwheel-2 | hard | excluded | | the colour to pick is only a swatch in the instruction
-count-sides | hard | excluded | | the polygon is drawn on a canvas (pixels only; no DOM or SVG)
-draw-circle | hard | excluded | | needs freehand drawing
-draw-line | hard | excluded | | needs freehand drawing
-drag-box | hard | excluded | | needs drag and drop
-drag-circle | hard | excluded | | needs drag and drop
-drag-cube | hard | excluded | | needs drag and drop
-drag-items | hard | excluded | | needs drag and drop
-drag-items-grid | hard | excluded | | needs drag and drop
-drag-shapes | hard | excluded | | needs drag and drop
-drag-shapes-2 | hard | excluded | | needs drag and drop
-drag-single-shape | hard | excluded | | needs drag and drop
-drag-sort-numbers | hard | excluded | | needs drag and drop
-resize-textarea | hard | excluded | | needs dragging a resize handle
-highlight-text | hard | excluded | | needs a mouse text selection
-highlight-text-2 | hard | excluded | | needs a mouse text selection
+number-checkboxes | medium | ood | |
+hot-cold | medium | iid | |
+bisect-angle | hard | ood | |
+circle-center | hard | iid | |
+find-midpoint | hard | iid | |
+right-angle | hard | iid | |
+use-colorwheel-2 | hard | ood | |
+count-sides | hard | ood | |
+draw-circle | hard | ood | |
+draw-line | hard | iid | |
+drag-box | hard | iid | |
+drag-circle | hard | iid | |
+drag-cube | hard | ood | |
+drag-items | hard | iid | |
+drag-items-grid | hard | ood | |
+drag-shapes | hard | iid | |
+drag-shapes-2 | hard | ood | |
+drag-single-shape | hard | iid | |
+drag-sort-numbers | hard | iid | |
+resize-textarea | hard | iid | |
+highlight-text | hard | iid | |
+highlight-text-2 | hard | ood | |
 hover-shape | hard | excluded | | keeps the pointer on a moving square (not in Farama's registry)
 chase-circle | hard | excluded | | needs real-time pointer tracking (not in Farama's registry)
 moving-items | hard | excluded | | needs clicks timed on moving targets (not in Farama's registry)
@@ -233,6 +236,27 @@ IID_SPLITS = ("train", "valid", "test", "adversarial")
 REAL_TIME_TASKS: dict[str, str] = {
     "button-delay": "the raw reward scores the wall-clock delay between the two button presses",
     "stock-market": "the price changes every 100 ms of wall-clock time",
+    "drag-cube": "the cube turns with simulated momentum sampled every 50 ms of wall-clock time",
+}
+
+#: Tasks whose raw reward falls with the distance (pixels or degrees) from an exact point: mouse
+#: events carry whole CSS pixels, so the best reachable raw reward is usually just below 1 (their
+#: oracles score 0.97-0.9999), which Farama's success rule (raw == 1) does not count as success;
+#: ``success_rule="browsergym"`` (raw > 0) does.
+PIXEL_SCORED: dict[str, str] = {
+    "circle-center": "scores (r - d) / r for the distance d of the click from the circle's centre",
+    "find-midpoint": "scores (30 - d) / 30 for the distance d of the click from the midpoint",
+    "right-angle": "scores (90 - e) / 90 for the angle error e in degrees",
+    "bisect-angle": "scores how evenly the click splits the angle",
+}
+
+#: Registered tasks without an oracle (``oracles.ORACLES``), and why. Agents can still play them
+#: (count-sides from the screenshot in ``info["screenshot"]``, drag-cube by dragging and looking).
+NO_ORACLE: dict[str, str] = {
+    "count-sides": "the polygon exists only as canvas pixels (its side count is a local variable "
+    "of the page script), so only a screenshot shows it",
+    "drag-cube": "a drag turns the cube by momentum integrated at 20 frames a second of wall-clock "
+    "time, so where it stops depends on timing; no deterministic script reaches a given face",
 }
 
 
@@ -302,6 +326,16 @@ def html_root() -> Path:
             "(only its HTML is used; Selenium is not needed)"
         )
     return Path(next(iter(spec.submodule_search_locations))) / "html"
+
+
+def miniwob_version() -> str:
+    """The installed ``miniwob`` package's version (its HTML is what episodes play)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("miniwob")
+    except metadata.PackageNotFoundError:
+        return "missing"
 
 
 def task_url(name: str) -> str:

@@ -74,7 +74,15 @@ class AsyncMiniWoBVectorEnv:
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
         success_rule: str = "farama",
+        observation_mode: str = "text",
+        screenshot: bool = False,
     ) -> None:
+        if observation_mode != "text" or screenshot:
+            raise ValueError(
+                "AsyncMiniWoBVectorEnv observes in text only (observation_mode='text', "
+                f"screenshot=False), got observation_mode={observation_mode!r}, "
+                f"screenshot={screenshot!r}; use MiniWoBEnv for text_bbox and screenshots"
+            )
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import gymnasium as gym
 import pytest
 
@@ -125,6 +127,10 @@ def _label(obs: str, box: str) -> str:
         ('type [2] "x"', "not a text field"),
         ('select [1] "x"', "not a dropdown"),
         ('press "Hyper+X"', "unknown modifier"),
+        ("click_xy 9000 10", "outside the page"),
+        ("drag [999] to [1]", "no element [999]"),
+        ('select_text [999] "x"', "no element [999]"),
+        ("draw 5 5 1000 5", "outside the page"),
     ],
 )
 def test_bad_actions_cost_a_step_and_say_why(make_env, action, reason):
@@ -214,7 +220,9 @@ def test_bad_kwargs_raise_helpful_errors(make_env):
     with pytest.raises(ValueError, match="tier 'easy'"):
         make_env(task="click-test", difficulty="hard")
     with pytest.raises(ValueError, match="excluded"):
-        make_env(task="drag-box")
+        make_env(task="chase-circle")
+    with pytest.raises(ValueError, match="observation_mode"):
+        make_env(task="click-test", observation_mode="pixels")
     with pytest.raises(ValueError, match="split"):
         make_env(task="click-test", split="bogus")
 
@@ -294,3 +302,79 @@ def test_pictures_in_the_instruction_are_named(make_env):
     with_icon = [info for info in goals if "[ui-icon-" in info["goal"]]
     assert with_icon, "expected an icon variant among 8 seeds"
     assert all("[" not in info["utterance"] for info in with_icon)
+
+
+def test_text_bbox_mode_adds_boxes_and_screenshots_come_on_request(make_env):
+    plain = make_env(task="click-button")
+    boxed = make_env(task="click-button", observation_mode="text_bbox", screenshot=True)
+    obs, info = plain.reset(seed=3)
+    obs_boxed, info_boxed = boxed.reset(seed=3)
+    assert "@" not in obs and "screenshot" not in info
+    lines, boxed_lines = obs.splitlines(), obs_boxed.splitlines()
+    assert len(lines) == len(boxed_lines)
+    for line, with_box in zip(lines, boxed_lines, strict=True):
+        assert with_box == line or (with_box.startswith(line + " @") and line.lstrip()[0] == "[")
+    assert info_boxed["screenshot"].startswith(b"\x89PNG")
+    button = next(line for line in boxed_lines if "] button " in line)
+    x, y, w, h = (int(v) for v in button.rsplit("@", 1)[1].split(","))
+    # a click at the box's centre is a click on the element
+    before = info_boxed["untrusted_clicks"]
+    _, _, _, _, after = boxed.step(f"click_xy {x + w // 2} {y + h // 2}")
+    assert after["action_error"] is None and after["untrusted_clicks"] == before
+    assert after["screenshot"].startswith(b"\x89PNG")
+
+
+def test_pointer_actions_draw_and_select_text(make_env):
+    env = make_env(task="highlight-text")
+    obs, info = env.reset(seed=2)
+    page = env.unwrapped.task.page
+    events = "() => { window.__ev = []; for (const t of ['mousedown', 'mousemove', 'mouseup'])"
+    events += (
+        " document.addEventListener(t, (e) => window.__ev.push([t, e.pageX, e.pageY]), true);}"
+    )
+    page.evaluate(events)
+    env.step("draw 150 150 170 150 170 170")
+    seen = page.evaluate("() => window.__ev")
+    presses = [event for event in seen if event[0] != "mousemove"]
+    assert presses == [["mousedown", 150, 150], ["mouseup", 170, 170]]  # one press, a polyline
+    moves = seen[seen.index(presses[0]) + 1 : -1]
+    assert ["mousemove", 170, 150] in moves and len(moves) >= 5 + 5 and seen[-1] == presses[1]
+
+    paragraph = page.evaluate("() => document.getElementById('randomText').textContent.trim()")
+    words = paragraph.split()
+    element = next(
+        int(n["id"]) for n in env.unwrapped.task.nodes if n.get("htmlId") == "randomText"
+    )
+    _, _, _, _, info = env.step(f'select_text [{element}] "{words[0]} {words[1]}"')
+    assert info["action_error"] is None and info["untrusted_clicks"] == 0
+    assert page.evaluate("() => window.getSelection().toString()") == f"{words[0]} {words[1]}"
+    _, _, _, _, info = env.step(f"select_text [{element}] {json.dumps(paragraph)}")  # anew
+    assert info["action_error"] is None and info["untrusted_clicks"] == 0
+    assert page.evaluate("() => window.getSelection().toString()").strip() == paragraph
+    _, _, _, _, info = env.step(f'select_text [{element}] "not in the text"')
+    assert "has no text" in info["action_error"]
+
+
+def test_the_vector_env_refuses_the_observation_modes_it_lacks():
+    from agentgym_envs.miniwob.vector import AsyncMiniWoBVectorEnv
+
+    with pytest.raises(ValueError, match="text only"):
+        AsyncMiniWoBVectorEnv(1, task="click-test", observation_mode="text_bbox")
+    with pytest.raises(ValueError, match="text only"):
+        AsyncMiniWoBVectorEnv(1, task="click-test", screenshot=True)
+
+
+def test_drag_an_element_onto_another(make_env):
+    env = make_env(task="drag-items")
+    _, info = env.reset(seed=2)
+    assert info["goal"] == "Drag Ginni to the 1st position."
+    items = [n for n in env.unwrapped.task.nodes if n.get("tag") == "div" and n.get("text")]
+    ids = {n["text"]: n["id"] for n in items}
+    first = items[0]["id"]
+    _, reward, terminated, _, info = env.step(f"drag [{ids['Ginni']}] to [{first}]")
+    assert (reward, terminated, info["action_error"], info["untrusted_clicks"]) == (
+        1.0,
+        True,
+        None,
+        0,
+    )

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agentgym_envs.miniwob.oracles import ORACLES
-from agentgym_envs.miniwob.tasks import TASKS, TEST_MODE_TASKS
+from agentgym_envs.miniwob.tasks import (
+    NO_ORACLE,
+    PIXEL_SCORED,
+    TASKS,
+    TEST_MODE_TASKS,
+    TEXT_TASKS,
+)
 from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
 ORACLE_TASKS = sorted(ORACLES)
-#: Games against the page's randomised opponent: the oracle maximises the expected reward and
-#: wins most games (26/30 seeds), but a draw (raw -0.5) cannot always be avoided.
+#: Games against the page's randomised opponent: the oracle never risks a loss and wins most
+#: games (82% in expectation, 39 of seeds 0-49), but its random moves make some draws (raw -0.5)
+#: unavoidable: see widgets._best_move and test_tic_tac_toe_never_loses.
 CAN_DRAW = {"tic-tac-toe"}
+DRAW, LOSS = -0.5, -0.75
+#: Elements no trusted click can reach, so the env's JS click is expected there: click-pie's
+#: pre-selected slice (its label lies on the slice's centre and is redrawn whenever the pointer
+#: enters it, so a press there falls on the svg, and a click at the slice's centre lands on it).
+JS_CLICK_ONLY = {"wheelnav-divWheel-slice-0"}
 #: Oracles that wait seconds of wall-clock time (the task asks to): slow tests only.
 REAL_TIME_TASKS = {"button-delay", "stock-market"}
 SPLIT_SAMPLE = [
@@ -28,17 +42,37 @@ SPLIT_SAMPLE = [
 
 
 def play_expert(env, seed: int) -> tuple[dict, int]:
+    """Play the oracle's episode; every click of it must reach its element as a person's would
+    (no JS fallback for an occluded or moving element, but on the JS_CLICK_ONLY elements)."""
     _, info = env.reset(seed=seed)
-    steps = 0
+    steps = excused = 0
     while steps < 40:
         action = info["expert_action"]
         assert action is not None, f"oracle has no move at step {steps}: {info['goal']}"
+        target = _html_id(env, action)
+        untrusted = info["untrusted_clicks"]
         _, _, terminated, truncated, info = env.step(action)
         assert info["action_error"] is None, (action, info["action_error"])
+        excused += info["untrusted_clicks"] > untrusted and target in JS_CLICK_ONLY
         steps += 1
         if terminated or truncated:
             break
+    assert info["untrusted_clicks"] == excused, (seed, info)
     return info, steps
+
+
+def solved(task: str, info: dict) -> bool:
+    """Success, or for a task scored by pixel distance (PIXEL_SCORED: whole-pixel mouse events
+    rarely reach raw 1) a raw reward of at least 0.95."""
+    return bool(info["success"]) or (task in PIXEL_SCORED and info["raw_reward"] >= 0.95)
+
+
+def _html_id(env, action: str) -> str | None:
+    """The html id of the element ``action`` acts on (None without one)."""
+    match = re.search(r"\[(\d+)\]", action)
+    element = int(match.group(1)) if match else None
+    nodes = env.unwrapped.task.nodes
+    return next((n.get("htmlId") for n in nodes if n.get("id") == element), None)
 
 
 def test_oracles_cover_thirty_tasks_in_every_tier():
@@ -47,11 +81,17 @@ def test_oracles_cover_thirty_tasks_in_every_tier():
     assert all(TASKS[name].text_actionable for name in ORACLES)
 
 
+def test_every_registered_task_has_an_oracle_or_a_reason():
+    assert set(TEXT_TASKS) - set(ORACLES) == set(NO_ORACLE)
+    assert all(NO_ORACLE.values()) and not set(NO_ORACLE) & set(ORACLES)
+
+
 @pytest.mark.parametrize("task", [t for t in ORACLE_TASKS if t not in REAL_TIME_TASKS])
 def test_oracle_solves_task(make_env, task):
     env = make_env(task=task)
     info, steps = play_expert(env, seed=0)
-    assert (info["success"] and info["score"] > 0.5) or task in CAN_DRAW, info
+    drew = task in CAN_DRAW and info["raw_reward"] == DRAW
+    assert (solved(task, info) and info["score"] > 0.5) or drew, info
     assert steps <= env.spec.max_episode_steps if env.spec else True
 
 
@@ -80,9 +120,10 @@ def test_oracle_solves_many_seeds(make_env, task):
     wins = 0
     for seed in range(1, 11):
         info, steps = play_expert(env, seed=seed)
-        assert info["success"] or task in CAN_DRAW, (seed, info)
+        drew = task in CAN_DRAW and info["raw_reward"] == DRAW
+        assert solved(task, info) or drew, (seed, info)
         assert steps <= MAX_STEPS[TASKS[task].tier]
-        wins += info["success"]
+        wins += solved(task, info)
     assert wins >= 7
 
 
@@ -136,3 +177,47 @@ def test_each_episode_starts_with_the_pointer_parked(make_env):
     assert page.evaluate("() => window.__at") != [0, 0]  # the click moved the pointer
     env.reset(seed=2)
     assert page.evaluate("() => window.__at") == [0, 0]
+
+
+def test_click_scroll_list_items_that_hold_an_and(make_env):
+    # page 2008115 asks for "Marshall Islands, Sao Tome and Principe": split on " and ", the
+    # oracle selected "Sao Tome" and "Principe", which the list lacks (20 invalid actions, then
+    # truncation); the items are now read against the list's own labels.
+    env = make_env(task="click-scroll-list")
+    _, info = env.reset(seed=277_019_035)  # the reset seed of page 2008115 (seeds.py)
+    assert info["page_seed"] == 2_008_115 and "Sao Tome and Principe" in info["utterance"]
+    assert info["expert_action"].endswith('"Marshall Islands" "Sao Tome and Principe"')
+    info, steps = play_expert(env, seed=277_019_035)
+    assert info["success"] and steps == 2
+
+
+def test_tic_tac_toe_opponent_model_is_the_pages(make_env):
+    # The oracle plans against a model of the page's smart move (determineSpace): on every
+    # board the page's own function picks the cell the model does.
+    from itertools import product
+
+    from agentgym_envs.miniwob.oracles.widgets import _page_completing, _winner
+
+    env = make_env(task="tic-tac-toe")
+    env.reset(seed=0)
+    boards = [b for b in product((0, 1, -1), repeat=9) if any(b) and not all(b) and not _winner(b)]
+    picked = env.unwrapped.task.page.evaluate(
+        """(boards) => { const saved = gameState;
+             const out = boards.map((b) => { gameState = b.slice(); const s = determineSpace(-1, 1);
+                                              return s === undefined || s === false ? null : s; });
+             gameState = saved; return out; }""",
+        [list(b) for b in boards],
+    )
+    for board, cell in zip(boards, picked, strict=True):
+        smart = _page_completing(board, -1)
+        assert (_page_completing(board, 1) if smart is None else smart) == cell, board
+
+
+@pytest.mark.slow
+def test_tic_tac_toe_never_loses(make_env):
+    # Seeds 0-49: 39 wins, 11 draws, no loss (the oracle of before: 40 wins, 8 draws, 2 losses).
+    # The draws are the opponent's luck: its random moves cannot be foreseen from the board.
+    env = make_env(task="tic-tac-toe")
+    results = [play_expert(env, seed=seed)[0]["raw_reward"] for seed in range(50)]
+    assert LOSS not in results
+    assert results.count(DRAW) <= 11 and results.count(1.0) + results.count(DRAW) == 50

@@ -37,9 +37,16 @@ def test_table_lists_every_task_the_package_ships():
 
 
 def test_most_tasks_are_text_actionable_and_exclusions_say_why():
-    assert len(TEXT_TASKS) >= 100
+    assert len(TEXT_TASKS) >= 125  # BrowserGym's 125 MiniWoB tasks, and button-delay
     assert all(reason for reason in EXCLUDED.values())
-    assert "drag-box" in EXCLUDED and "click-test" in TEXT_TASKS
+    assert "chase-circle" in EXCLUDED and {"click-test", "drag-box"} <= set(TEXT_TASKS)
+
+
+def test_tasks_without_an_oracle_or_scored_by_pixels_are_registered_and_say_why():
+    from agentgym_envs.miniwob.tasks import NO_ORACLE, PIXEL_SCORED, REAL_TIME_TASKS
+
+    for table in (NO_ORACLE, PIXEL_SCORED, REAL_TIME_TASKS):
+        assert set(table) <= set(TEXT_TASKS) and all(table.values())
 
 
 def test_ood_tasks_never_appear_in_iid_splits():
@@ -71,8 +78,8 @@ def test_a_held_out_task_serves_only_the_ood_split():
 
 
 def test_task_spec_errors_are_helpful():
-    with pytest.raises(ValueError, match="excluded: needs drag"):
-        task_spec("drag-box")
+    with pytest.raises(ValueError, match="excluded: needs real-time pointer tracking"):
+        task_spec("chase-circle")
     with pytest.raises(ValueError, match="unknown MiniWoB task"):
         task_spec("click-nothing")
 
@@ -119,6 +126,14 @@ def test_task_table_import_stays_light():
         ("wait 2", Action("wait", text="2")),
         ("hover [5]", Action("hover", 5)),
         ('select [3] "A" "B c"', Action("select", 3, "A\nB c")),
+        ("click_xy 10 20", Action("click_xy", points=((10.0, 20.0),))),
+        ("click_xy 10.5, 20", Action("click_xy", points=((10.5, 20.0),))),
+        ("drag [3] to [7]", Action("drag", 3, target=7)),
+        ("DRAG [3]to[7]", Action("drag", 3, target=7)),
+        ("drag 1 2 30 40", Action("drag", points=((1.0, 2.0), (30.0, 40.0)))),
+        ('select_text [4] "Lorem ipsum"', Action("select_text", 4, "Lorem ipsum")),
+        ("draw 1 2 3 4 5 6", Action("draw", points=((1.0, 2.0), (3.0, 4.0), (5.0, 6.0)))),
+        ("draw 1,2, 3,4", Action("draw", points=((1.0, 2.0), (3.0, 4.0)))),
     ],
 )
 def test_parse_valid_actions(text, expected):
@@ -142,11 +157,57 @@ def test_parse_valid_actions(text, expected):
         "wait 60",
         "wait",
         'select [1] "a" junk',
+        "click_xy 10",
+        "click_xy [3]",
+        "drag [1] to",
+        "drag [1] [2]",
+        "drag 1 2 3",
+        "drag 1 2 3 4 5 6",
+        "select_text [4] text",
+        'select_text "a"',
+        "draw 1 2",
+        "draw 1 2 3",
     ],
 )
 def test_parse_rejects_malformed_actions(text):
     with pytest.raises(ActionError):
         parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("click_xy -1 5", "outside the page"),
+        ("drag 1 2 99999 4", "outside the page"),
+        ('select_text [2] "  "', "needs the text"),
+        ("draw " + "1 2 " * 201, "2 to 200 points"),
+        ("draw 1 2 3", "x y pairs"),
+    ],
+)
+def test_pointer_action_errors_say_what_is_wrong(text, message):
+    with pytest.raises(ActionError, match=message):
+        parse_action(text)
+
+
+def test_pointer_paths_press_move_and_release():
+    from agentgym_envs.miniwob.page import DRAG_STEPS, pointer_ops, selection_matches
+
+    assert pointer_ops("click_xy", [(5, 6)]) == [("move", 5, 6, 1), ("down",), ("up",)]
+    drag = pointer_ops("drag", [(0, 0), (8, 0)])
+    assert drag[1] == ("down",) and drag[2] == ("move", 8, 0, DRAG_STEPS) and drag[-1] == ("up",)
+    draw = pointer_ops("draw", [(0, 0), (40, 0), (40, 4)])
+    assert [op[3] for op in draw if op[0] == "move"] == [1, 10, 1]
+    assert selection_matches("Lorem  ipsum\n dolor", "lorem ipsum dolor")
+    assert not selection_matches("Lorem ipsum", "Lorem ipsum dolor")
+
+
+def test_text_bbox_rendering_adds_boxes_only_when_asked():
+    from agentgym_envs.miniwob.dom_text import render_observation
+
+    nodes = [{"id": 4, "depth": 0, "tag": "button", "text": "Submit", "box": [12, 80, 40, 22]}]
+    assert render_observation("Go", nodes) == 'Task: Go\nPage:\n[4] button "Submit"'
+    boxed = render_observation("Go", nodes, boxes=True)
+    assert boxed.endswith('[4] button "Submit" @12,80,40,22')
 
 
 def test_missing_chromium_gives_the_install_command(monkeypatch):

@@ -12,7 +12,7 @@ import logging
 import os
 from collections.abc import Callable
 
-from agentgym_envs.miniwob.oracles import apps, forms, simple, tools, widgets
+from agentgym_envs.miniwob.oracles import apps, forms, pointer, simple, tools, widgets
 from agentgym_envs.miniwob.oracles.view import OracleTask, View
 
 log = logging.getLogger("agentgym_envs.miniwob")
@@ -123,6 +123,26 @@ ORACLES: dict[str, Oracle] = {
     "grid-coordinate": tools.grid_coordinate,
     "use-colorwheel": tools.use_colorwheel,
     "text-editor": tools.text_editor,
+    "circle-center": pointer.circle_center,
+    "find-midpoint": pointer.find_midpoint,
+    "right-angle": pointer.right_angle,
+    "bisect-angle": pointer.bisect_angle,
+    "draw-line": pointer.draw_line,
+    "draw-circle": pointer.draw_circle,
+    "drag-items": pointer.drag_items,
+    "drag-items-grid": pointer.drag_items_grid,
+    "drag-sort-numbers": pointer.drag_sort_numbers,
+    "drag-box": pointer.drag_box,
+    "drag-circle": pointer.drag_shape,
+    "drag-single-shape": pointer.drag_shape,
+    "drag-shapes": pointer.drag_shapes,
+    "drag-shapes-2": pointer.drag_shapes_2,
+    "resize-textarea": pointer.resize_textarea,
+    "highlight-text": pointer.highlight_text,
+    "highlight-text-2": pointer.highlight_text,
+    "hot-cold": pointer.hot_cold,
+    "number-checkboxes": pointer.number_checkboxes,
+    "use-colorwheel-2": pointer.use_colorwheel_2,
 }
 
 

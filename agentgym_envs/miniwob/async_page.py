@@ -24,6 +24,8 @@ from agentgym_envs.miniwob.page import (
     NOOP_SECONDS,
     PATH_ACTIONS,
     POINTER_ACTIONS,
+    QUIET_LIMIT_MS,
+    QUIET_MS,
     SETTLE_LIMIT_S,
     SETTLE_POLL_S,
     SETTLE_QUIET_S,
@@ -144,7 +146,13 @@ class AsyncMiniWoBPage:
                 raise BrowserCrashed(f"the page died: {error}") from error
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
-        await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)  # as MiniWoBPage
+        # as MiniWoBPage._finish_animations
+        await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
+        if not self._pointer_parked:
+            at = await self.evaluate(page_js.POINTER_AT)
+            if at:
+                await self._page.mouse.move(at[0], at[1])
+        await self.evaluate(page_js.WAIT_QUIET, [QUIET_MS, QUIET_LIMIT_MS])
         await self.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
 
     async def _perform(self, action: Action) -> None:

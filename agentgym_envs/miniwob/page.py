@@ -30,6 +30,9 @@ CLICK_TIMEOUT_MS = 200
 ANIMATION_TIMEOUT_MS = 2_000
 #: After an episode starts or an action, wait at most this long for pictures still loading.
 IMAGE_TIMEOUT_MS = 2_000
+#: After an action, the DOM must stay unchanged this long (ms) before the observation, giving up
+#: after QUIET_LIMIT_MS (a page that keeps changing, e.g. stock-market's ticker).
+QUIET_MS, QUIET_LIMIT_MS = 20, 500
 #: Actions that move the mouse pointer (the next episode parks it first).
 POINTER_ACTIONS = frozenset(
     {"click", "hover", "type", "select", "click_xy", "drag", "select_text", "draw"}
@@ -391,9 +394,17 @@ class MiniWoBPage:
         self._finish_animations()
 
     def _finish_animations(self) -> None:
-        """Wait (up to ANIMATION_TIMEOUT_MS) for the animations an action started and then for
-        the pictures it made appear; a page still changing after that is observed as it is."""
+        """Let the page settle after an action, so that the observation does not depend on
+        timing: the animations it started end (up to ANIMATION_TIMEOUT_MS); the pointer is
+        moved again where it rests, so hover states follow the page as it is now (Chrome
+        otherwise updates them from a timer after the page changed under a still pointer); the
+        DOM stays unchanged for QUIET_MS; the pictures it shows have loaded."""
         self._call(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
+        if not self._pointer_parked:
+            at = self._call(page_js.POINTER_AT)
+            if at:
+                self._page.mouse.move(at[0], at[1])
+        self._call(page_js.WAIT_QUIET, [QUIET_MS, QUIET_LIMIT_MS])
         self._call(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
 
     def _perform(self, action: Action) -> None:

@@ -75,6 +75,36 @@ WAIT_IMAGES = r"""(limit) => {
   });
 }"""
 
+#: Where the pointer last moved on this document (a capture listener records every mousemove),
+#: or null: ``[x, y]`` in viewport pixels.
+POINTER_WATCH = """
+  if (!window.__agPointerWatch) {
+    window.__agPointerWatch = true;
+    document.addEventListener('mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; },
+                              true);
+  }
+"""
+POINTER_AT = "() => {" + POINTER_WATCH + "  return window.__agPointer || null;\n}"
+
+#: Resolves once the DOM has not changed for ``quiet`` ms (or after ``limit`` ms). Pages update
+#: themselves a little after an action: Quill's toolbar follows the selection from a 1 ms timer
+#: after mouseup, a hover class follows a mouseenter; a snapshot taken before that differed
+#: between a run and its replay (text-editor, use-slider).
+WAIT_QUIET = """([quiet, limit]) => new Promise((resolve) => {
+  const start = performance.now();
+  let last = start;
+  const watch = new MutationObserver(() => { last = performance.now(); });
+  watch.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const poll = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - start >= limit) {
+      watch.disconnect();
+      resolve(now - start);
+    } else setTimeout(poll, 5);
+  };
+  setTimeout(poll, quiet);
+})"""
+
 #: The instruction with textless elements (icons) replaced by their last class name.
 QUERY_TEXT_FN = """
 function QUERY_TEXT() {
@@ -240,8 +270,9 @@ START_EPISODE = (
   core.endEpisode(0);
   Math.seedrandom(seed);
   core.setDataMode(mode);
-  core.EPISODE_MAX_TIME = maxTime;
-  const RealDate = window.Date;
+  core.EPISODE_MAX_TIME = maxTime;"""
+    + POINTER_WATCH
+    + """  const RealDate = window.Date;
   if (frozenNow !== null) {  // the task prints today's date: show the same day on every run
     window.Date = class extends RealDate {
       constructor(...args) { if (args.length) super(...args); else super(frozenNow); }

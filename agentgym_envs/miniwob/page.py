@@ -32,7 +32,7 @@ ANIMATION_TIMEOUT_MS = 2_000
 IMAGE_TIMEOUT_MS = 2_000
 #: After an action, the DOM must stay unchanged this long (ms) before the observation, giving up
 #: after QUIET_LIMIT_MS (a page that keeps changing, e.g. stock-market's ticker).
-QUIET_MS, QUIET_LIMIT_MS = 20, 500
+QUIET_MS, QUIET_LIMIT_MS = 10, 500
 #: Actions that move the mouse pointer (the next episode parks it first).
 POINTER_ACTIONS = frozenset(
     {"click", "hover", "type", "select", "click_xy", "drag", "select_text", "draw"}
@@ -395,10 +395,10 @@ class MiniWoBPage:
 
     def _finish_animations(self) -> None:
         """Let the page settle after an action, so that the observation does not depend on
-        timing: the animations it started end (up to ANIMATION_TIMEOUT_MS); the pointer is
-        moved again where it rests, so hover states follow the page as it is now (Chrome
-        otherwise updates them from a timer after the page changed under a still pointer); the
-        DOM stays unchanged for QUIET_MS; the pictures it shows have loaded."""
+        timing: the animations it started end (up to ANIMATION_TIMEOUT_MS); where the page
+        changed under the resting pointer, the pointer is moved there again, so hover states
+        follow the page as it is now (Chrome otherwise updates them from a timer); the DOM stays
+        unchanged for QUIET_MS; the pictures it shows have loaded."""
         self._call(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
         if not self._pointer_parked:
             at = self._call(page_js.POINTER_AT)

@@ -18,8 +18,10 @@ NO_TIMEOUT_MS = 2**31 - 1
 PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
 #: Resolves once no jQuery animation runs, or after ``limit`` ms. jQuery UI widgets change the
 #: page after an action: a datepicker fades in over ~200 ms, an autocomplete searches ``delay`` ms
-#: (300 by default) after the last keystroke. A snapshot taken meanwhile shows a half-made widget,
-#: which made replays of the same actions diverge; so first the focused field's autocomplete delay
+#: (300 by default) after the last keystroke, a menu opens a submenu ``delay`` ms (300) after the
+#: pointer entered its item. A snapshot taken meanwhile shows a half-made widget, which made
+#: replays of the same actions diverge (click-menu-2's submenu opened at one replay's second
+#: noop and not at another's); so first the focused field's autocomplete delay or a menu's delay
 #: passes, then animations are awaited. The first poll always waits for a timer, even on an idle
 #: page: it lets the page's own queued work (handlers run after a click, zero-delay timers) finish
 #: first; polling at once made form-sequence-3 and email-inbox episodes diverge on replay.
@@ -28,7 +30,13 @@ WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
   const $ = window.jQuery;
   const field = $ && document.activeElement ? $(document.activeElement) : null;
   const complete = field && (field.data('ui-autocomplete') || field.data('uiAutocomplete'));
-  const pause = complete ? (complete.options.delay || 0) + 50 : 0;
+  let pause = complete ? (complete.options.delay || 0) + 50 : 0;
+  if ($) {  // a jQuery UI menu opens or closes a submenu ``delay`` ms after the pointer moved
+    $('.ui-menu').each(function () {
+      const menu = $(this).data('ui-menu');
+      if (menu) pause = Math.max(pause, (menu.delay || 0) + 50);
+    });
+  }
   const poll = () => {
     const idle = !$ || $(':animated').length === 0;
     if (idle || Date.now() - start > limit) resolve(idle); else setTimeout(poll, 20);
@@ -75,8 +83,10 @@ WAIT_IMAGES = r"""(limit) => {
   });
 }"""
 
-#: Where the pointer last moved on this document (a capture listener records every mousemove),
-#: or null: ``[x, y]`` in viewport pixels.
+#: Where the pointer rests (``[x, y]``, viewport pixels; a capture listener records every
+#: mousemove) when the page's hover state is stale there: the element under it is not the one
+#: the page last saw the pointer enter (the page changed under a still pointer; Chrome would
+#: catch up from a timer). null when the hover state is current or the pointer never moved.
 POINTER_WATCH = """
   if (!window.__agPointerWatch) {
     window.__agPointerWatch = true;
@@ -84,12 +94,21 @@ POINTER_WATCH = """
                               true);
   }
 """
-POINTER_AT = "() => {" + POINTER_WATCH + "  return window.__agPointer || null;\n}"
+POINTER_AT = (
+    "() => {"
+    + POINTER_WATCH
+    + """
+  const at = window.__agPointer;
+  if (!at) return null;
+  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
+  return document.elementFromPoint(at[0], at[1]) === hovered ? null : at;
+}"""
+)
 
 #: Resolves once the DOM has not changed for ``quiet`` ms (or after ``limit`` ms). Pages update
 #: themselves a little after an action: Quill's toolbar follows the selection from a 1 ms timer
-#: after mouseup, a hover class follows a mouseenter; a snapshot taken before that differed
-#: between a run and its replay (text-editor, use-slider).
+#: after mouseup; a snapshot taken before that differed between a run and its replay
+#: (text-editor).
 WAIT_QUIET = """([quiet, limit]) => new Promise((resolve) => {
   const start = performance.now();
   let last = start;
@@ -166,6 +185,9 @@ SNAPSHOT = r"""
   }
   function walk(el, depth) {
     if (SKIP_IDS.has(el.id) || SKIP_TAGS.has(el.tagName.toUpperCase())) return;
+    // jQuery UI's screen-reader live region: clipped to nothing on screen, and it keeps the last
+    // episode's announcement ("Azerbaijan") on a reused page
+    if (el.classList && el.classList.contains('ui-helper-hidden-accessible')) return;
     const style = getComputedStyle(el);
     if (style.display === 'none') return;
     const rect = el.getBoundingClientRect();
@@ -268,6 +290,24 @@ START_EPISODE = (
     + """
   window.__agBoxes = !!boxes;
   core.endEpisode(0);
+  // A reused page starts as a fresh one would: no focus, selection or scroll left by the last
+  // episode, and Tab's starting point at the top (focusing then blurring a first, untabbable
+  // element of the body moves it there; a plain blur leaves it at the last focused element)
+  let top = document.getElementById('agentgym-focus-start');
+  if (!top) {
+    top = document.createElement('span');
+    top.id = 'agentgym-focus-start';
+    top.tabIndex = -1;
+    top.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;overflow:hidden';
+    document.body.insertBefore(top, document.body.firstChild);
+  }
+  top.focus();
+  top.blur();
+  window.getSelection().removeAllRanges();
+  window.scrollTo(0, 0);
+  for (const el of document.querySelectorAll('*')) {  // scrolled boxes kept across episodes
+    if (el.scrollTop || el.scrollLeft) { el.scrollTop = 0; el.scrollLeft = 0; }
+  }
   Math.seedrandom(seed);
   core.setDataMode(mode);
   core.EPISODE_MAX_TIME = maxTime;"""

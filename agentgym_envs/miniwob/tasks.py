@@ -147,7 +147,7 @@ bisect-angle | hard | ood | |
 circle-center | hard | iid | |
 find-midpoint | hard | iid | |
 right-angle | hard | iid | |
-use-colorwheel-2 | hard | ood | |
+use-colorwheel-2 | hard | ood | fresh |
 count-sides | hard | ood | |
 draw-circle | hard | ood | |
 draw-line | hard | iid | |

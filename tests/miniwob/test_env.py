@@ -381,3 +381,23 @@ def test_drag_an_element_onto_another(make_env):
         None,
         0,
     )
+
+
+@pytest.mark.parametrize("task", ["click-test", "copy-paste-2", "use-autocomplete", "click-menu-2"])
+def test_a_reused_page_plays_an_episode_as_a_fresh_page_does(make_env, task):
+    # Episodes played back to back on one page, then replayed in the other order on another: the
+    # last episode's focus, Tab starting point, selection, scrolled boxes or screen-reader text
+    # once leaked into the next episode's observations.
+    from agentgym_envs.agents import make_agent
+    from agentgym_envs.core.episode import play_episode
+
+    env = make_env(task=task)
+    played = [play_episode(env, make_agent(agent), seed, 10).to_record()
+              for agent, seed in (("random", 1), ("oracle", 2), ("random", 3))]  # fmt: skip
+    other = make_env(task=task)
+    for record in reversed(played):
+        observation, _ = other.reset(seed=record["seed"])
+        assert observation == record["observation"], record["seed"]
+        for step in record["steps"]:
+            observation, *_ = other.step(step["action"])
+            assert observation == step["observation"], (record["seed"], step["action"])

@@ -21,7 +21,9 @@ grows for ~1.5 s; social-media's feed was sometimes still being built when the f
 was taken, so none of its post icons had an element id and the oracle had no move — 2 of 8
 runs of its oracle test failed, 0 of 15 with ``settle``): reset, and every action on them, waits
 until the page stops changing, so no observation depends on timing (click-pie's step diverged on
-replay under heavy load before its actions settled too).
+replay under heavy load before its actions settled too; text-editor's Quill formats from timers
+after mouseup and selection events, and random episodes diverged on replay under load until its
+actions settled too).
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ buy-ticket | hard | iid | |
 stock-market | hard | iid | fresh |
 grid-coordinate | hard | iid | |
 use-colorwheel | hard | iid | fresh |
-text-editor | hard | ood | |
+text-editor | hard | ood | settle |
 number-checkboxes | medium | ood | |
 hot-cold | medium | iid | |
 bisect-angle | hard | ood | |

@@ -102,6 +102,10 @@ class EpisodePlayer:
         record["seconds"] = round(time.perf_counter() - began, 3)
         return record
 
+    def ready(self) -> bool:
+        """True once built (a Ray actor's start is not counted in its first episode's time)."""
+        return True
+
     def close(self) -> None:
         for env in self.envs.values():
             env.close()
@@ -310,7 +314,13 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
     if not ray.is_initialized():
         ray.init(address=settings.ray_address, include_dashboard=False, log_to_driver=False)
     player = ray.remote(EpisodePlayer)
-    actors = [player.remote(settings, prompts) for _ in range(max(1, settings.workers))]
+
+    def spawn() -> Any:
+        actor = player.remote(settings, prompts)
+        ray.get(actor.ready.remote())  # started: the episode timeout counts from here
+        return actor
+
+    actors = [spawn() for _ in range(max(1, settings.workers))]
     pending = list(reversed(todo))
     flying: dict[Any, tuple[int, EpisodeSpec, float]] = {}  # call -> (actor, episode, since)
 
@@ -329,7 +339,7 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
         def fail(index: int, spec: EpisodeSpec, why: str) -> None:
             record({**asdict(spec), "key": spec.key, **_failed(why), "seconds": None})
             ray.kill(actors[index])
-            actors[index] = player.remote(settings, prompts)
+            actors[index] = spawn()
 
         try:
             for index in range(len(actors)):

@@ -459,26 +459,39 @@ VIEWPORT_POINTS = """
 }
 """
 
+#: JS helper of the text-selection scripts: where ``wanted`` starts in the text of ``el``
+#: (exactly, else ignoring case; -1 if absent), and ``locate(i, end)``: the text node and offset
+#: of character ``i`` (``end``: as the end of a range).
+_TEXT_IN = r"""
+  const textIn = (el, wanted) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    let all = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]);
+                                                                all += n.data; }
+    let at = all.indexOf(wanted);
+    if (at < 0) at = all.toLowerCase().indexOf(wanted.toLowerCase());
+    const locate = (i, end) => { let k = nodes.length - 1;
+                                 while (k > 0 && (end ? nodes[k][1] >= i : nodes[k][1] > i)) k--;
+                                 return [nodes[k][0], i - nodes[k][1]]; };
+    return {at, locate};
+  };
+"""
+
 #: Where a mouse drag selecting ``text`` inside element ``id`` starts and ends (viewport points
 #: inside the first and last characters, nearer their outer edges), or why it cannot:
 #: ``{error: 'missing' | 'hidden' | 'not found'}``. Matches exactly, else ignoring case. Clears
 #: the page's selection first (pressing on selected text would drag it, not select anew).
-TEXT_SPAN = r"""
-([id, wanted]) => {
+TEXT_SPAN = (
+    r"""
+([id, wanted]) => {"""
+    + _TEXT_IN
+    + r"""
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {error: 'missing'};
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const nodes = [];
-  let all = '';
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]);
-                                                              all += n.data; }
-  let at = all.indexOf(wanted);
-  if (at < 0) at = all.toLowerCase().indexOf(wanted.toLowerCase());
+  const {at, locate} = textIn(el, wanted);
   if (at < 0) return {error: 'not found'};
-  const locate = (i) => { let k = nodes.length - 1;
-                          while (k > 0 && nodes[k][1] > i) k--;
-                          return [nodes[k][0], i - nodes[k][1]]; };
-  const charRect = (i) => { const [n, o] = locate(i); const r = document.createRange();
+  const charRect = (i) => { const [n, o] = locate(i, false); const r = document.createRange();
                             r.setStart(n, o); r.setEnd(n, o + 1);
                             return Array.from(r.getClientRects()).find((c) => c.width > 0); };
   el.scrollIntoView({block: 'nearest', inline: 'nearest'});
@@ -490,27 +503,22 @@ TEXT_SPAN = r"""
           end: [last.right - Math.min(1, last.width / 4), last.top + last.height / 2]};
 }
 """
+)
 
 #: The page's selected text.
 SELECTION_TEXT = "() => window.getSelection().toString()"
 
 #: Select ``text`` inside element ``id`` with a DOM Range (the fallback when a mouse drag did not
 #: select exactly it); the browser fires ``selectionchange`` itself. Returns whether it did.
-SELECT_RANGE = r"""
-([id, wanted]) => {
+SELECT_RANGE = (
+    r"""
+([id, wanted]) => {"""
+    + _TEXT_IN
+    + r"""
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return false;
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const nodes = [];
-  let all = '';
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]);
-                                                              all += n.data; }
-  let at = all.indexOf(wanted);
-  if (at < 0) at = all.toLowerCase().indexOf(wanted.toLowerCase());
+  const {at, locate} = textIn(el, wanted);
   if (at < 0) return false;
-  const locate = (i, end) => { let k = nodes.length - 1;
-                               while (k > 0 && (end ? nodes[k][1] >= i : nodes[k][1] > i)) k--;
-                               return [nodes[k][0], i - nodes[k][1]]; };
   const range = document.createRange();
   range.setStart(...locate(at, false));
   range.setEnd(...locate(at + wanted.length, true));
@@ -520,6 +528,7 @@ SELECT_RANGE = r"""
   return true;
 }
 """
+)
 
 #: The viewport box of the task area (``#wrap``) for a screenshot clip, or null.
 TASK_AREA = """

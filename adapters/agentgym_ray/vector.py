@@ -26,6 +26,8 @@ import ray
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
+from agentgym_envs.core import vector_seeds
+
 
 @ray.remote
 class EnvGroup:
@@ -178,13 +180,7 @@ class RayVectorEnv(VectorEnv):
         return [(self._last[i], 0.0, False, True, dict(info)) for i in self.groups[index]]
 
     def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, int):
-            return [seed + i for i in range(self.num_envs)]
-        if len(seed) != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} seeds, got {len(seed)}")
-        return list(seed)
+        return vector_seeds(seed, self.num_envs)  # as SyncVectorEnv expands it
 
     def _batch(self) -> Any:
         self._observations = concatenate(

@@ -114,6 +114,21 @@ def prune(run_dir: str | Path, keep: int, protect: tuple[int, ...] = ()) -> None
             shutil.rmtree(path, ignore_errors=True)
 
 
+def upgrade_scheduler_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A scheduler state saved before the schedule came from transformers (December 2026: its
+    own multiplier object, one step behind, the rollback scale inside it) in today's form."""
+    lambdas = state.get("lr_lambdas") or [None]
+    old = lambdas[0]
+    if not (isinstance(old, dict) and "scale" in old):
+        return state
+    return {
+        **state,
+        "lr_lambdas": [None] * len(lambdas),
+        "last_epoch": state["last_epoch"] + 1,
+        "base_lrs": [base * old["scale"] for base in state["base_lrs"]],
+    }
+
+
 def load_checkpoint(
     path: str | Path, policy, optimizer=None, scheduler=None, restore_rng: bool = True
 ) -> dict[str, Any]:
@@ -127,7 +142,8 @@ def load_checkpoint(
         state = torch.load(path / "optimizer.pt", map_location=device)
         optimizer.load_state_dict(shard_optimizer_state(state, optimizer))
     if scheduler is not None:
-        scheduler.load_state_dict(torch.load(path / "scheduler.pt", weights_only=False))
+        state = torch.load(path / "scheduler.pt", weights_only=False)
+        scheduler.load_state_dict(upgrade_scheduler_state(state))
     if restore_rng:
         set_rng_state(torch.load(path / "rng.pt", weights_only=False))
     return json.loads((path / COMPLETE).read_text())
@@ -140,4 +156,5 @@ __all__ = [
     "load_checkpoint",
     "prune",
     "save_checkpoint",
+    "upgrade_scheduler_state",
 ]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import random
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from transformers import get_cosine_with_min_lr_schedule_with_warmup
 
 from agentgym_train import algorithms
 from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
@@ -37,22 +37,18 @@ log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
 
 
-class WarmupCosine:
-    """LR multiplier: linear warm-up, cosine decay to ``floor``, times a rollback ``scale``.
-
-    A callable object rather than a closure so that ``LambdaLR.state_dict`` saves its fields.
-    """
-
-    def __init__(self, warmup: int, total: int, floor: float) -> None:
-        self.warmup, self.total, self.floor, self.scale = warmup, max(total, 1), floor, 1.0
-
-    def __call__(self, update: int) -> float:
-        if update < self.warmup:
-            factor = (update + 1) / (self.warmup + 1)
-        else:
-            progress = min((update - self.warmup) / max(self.total - self.warmup, 1), 1.0)
-            factor = self.floor + (1 - self.floor) * 0.5 * (1 + math.cos(math.pi * progress))
-        return factor * self.scale
+def warmup_cosine(
+    optimizer: torch.optim.Optimizer, warmup: int, updates: int, floor: float
+) -> torch.optim.lr_scheduler.LambdaLR:
+    """Linear warm-up over ``warmup`` updates, then cosine decay to ``floor`` x the peak at
+    ``updates`` (transformers' schedule). Its step 0 has lr 0, so update ``u`` is its step
+    ``u + 1``: the first update learns at 1/(warmup + 1) of the peak instead of not at all.
+    A rollback scales the scheduler's ``base_lrs`` (saved in its state with the step)."""
+    for group in optimizer.param_groups:
+        group.setdefault("initial_lr", group["lr"])  # what a scheduler started at step 0 needs
+    return get_cosine_with_min_lr_schedule_with_warmup(
+        optimizer, warmup + 1, max(updates, 1) + 1, min_lr_rate=floor, last_epoch=0
+    )
 
 
 class Trainer:
@@ -138,15 +134,8 @@ class Trainer:
         algo = self.config.algorithm
         params = [p for p in self.policy.parameters() if p.requires_grad]
         optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
-        factor = WarmupCosine(algo.warmup_updates, self.config.updates, algo.min_lr_ratio)
-        return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
-
-    @property
-    def lr_factor(self) -> WarmupCosine:
-        """The schedule's multiplier (a checkpoint's load updates this very object)."""
-        factor = self.scheduler.lr_lambdas[0]
-        assert isinstance(factor, WarmupCosine)  # what _optimizer gave the scheduler
-        return factor
+        return optimizer, warmup_cosine(optimizer, algo.warmup_updates, self.config.updates,
+                                        algo.min_lr_ratio)  # fmt: skip
 
     def _maybe_resume(self) -> None:
         resume = self.config.checkpoint.resume
@@ -318,13 +307,16 @@ class Trainer:
         keep = dict(self.state)
         load_checkpoint(path, self.policy, self.optimizer, None, restore_rng=False)
         self.state = keep
-        self.lr_factor.scale *= self.config.evaluation.rollback_lr_factor
+        scale = self.config.evaluation.rollback_lr_factor
+        self.scheduler.base_lrs = [base * scale for base in self.scheduler.base_lrs]
+        (factor,) = {fn(self.scheduler.last_epoch) for fn in self.scheduler.lr_lambdas}
         for group, base in zip(self.optimizer.param_groups, self.scheduler.base_lrs, strict=True):
-            group["lr"] = base * self.lr_factor(self.state["update"])
+            group["lr"] = base * factor
         self.state["rollbacks"] += 1
         message = (
             f"rollback #{self.state['rollbacks']} at update {self.state['update']}: {reason}; "
-            f"restored update {best}, lr scale now {self.lr_factor.scale:.3g}"
+            f"restored update {best}, lr scale now "
+            f"{self.scheduler.base_lrs[0] / self.config.algorithm.lr:.3g}"
         )
         log.warning(message)
         self.metrics.event(self.state["update"], "rollback", message)
@@ -419,4 +411,4 @@ def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-__all__ = ["Episode", "Trainer", "WarmupCosine", "read_metrics"]
+__all__ = ["Episode", "Trainer", "read_metrics", "warmup_cosine"]

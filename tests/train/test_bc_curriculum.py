@@ -117,4 +117,6 @@ def test_rollback_restores_best_weights_and_lowers_lr(tiny_dir, tmp_path):
     for name, tensor in trainer.policy.trainable_state().items():
         assert torch.equal(tensor, best[name]), name
     assert trainer.optimizer.param_groups[0]["lr"] == pytest.approx(lr_before * 0.5)
+    # later updates follow the schedule from the lowered peak (kept in checkpoints)
+    assert trainer.scheduler.base_lrs == [pytest.approx(config.algorithm.lr * 0.5)]
     assert "rollback #1" in (tmp_path / "events.jsonl").read_text()

@@ -46,7 +46,8 @@ def test_resume_restores_optimizer_and_continues_identically(tiny_dir, tmp_path)
     for key, value in saved_optimizer.items():
         if torch.is_tensor(value):
             assert torch.equal(restored[key], value), key
-    assert resumed.scheduler.last_epoch == first.scheduler.last_epoch == 1
+    # the schedule's step is the next update's index + 1 (its step 0 is the lr-0 warm-up start)
+    assert resumed.scheduler.last_epoch == first.scheduler.last_epoch == 2
     resumed.train()
 
     final_b = resumed.policy.trainable_state()

@@ -33,6 +33,9 @@ class EnvEntry:
     difficulties: tuple[str, ...] = DIFFICULTIES
     #: the splits this id serves, its default first (a held-out MiniWoB task: ood only)
     splits: tuple[str, ...] = SPLITS
+    #: "module:Class" of the family's own VectorEnv (``make_vec(..., vectorization_mode=
+    #: "vector_entry_point")``), None where Gymnasium's sync/async vector envs are the way
+    vector_entry_point: str | None = None
 
     def missing(self) -> list[str]:
         """What is not installed (empty when the env can be made): modules, then the probe's why."""
@@ -96,6 +99,7 @@ ENTRIES: list[EnvEntry] = [
             ),
             requires=("playwright", "miniwob"),
             probe="agentgym_envs.miniwob.browser:browser_available",
+            vector_entry_point="agentgym_envs.miniwob.vector:MiniWoBVectorEnv",
             summary="MiniWoB++ in text: Farama's task pages driven by Playwright and Chromium.",
         )
         for row in miniwob_registration_entries()
@@ -120,6 +124,7 @@ def register_all() -> None:
         gym.register(
             id=entry.id,
             entry_point=entry.entry_point,
+            vector_entry_point=entry.vector_entry_point,
             max_episode_steps=entry.max_episode_steps,
             kwargs=dict(entry.kwargs),
             # Gymnasium 1.4's passive checker keeps None from a reset that raised (a bad task_id)

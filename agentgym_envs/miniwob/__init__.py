@@ -8,7 +8,8 @@
 Modules: ``tasks`` (the task table, import-light), ``browser`` (one Chromium per process),
 ``page``/``async_page`` (the episode protocol and actions), ``page_js`` (the in-page scripts),
 ``dom_text`` (observation text), ``actions`` (the action grammar), ``env`` (``MiniWoBEnv``),
-``vector`` (``AsyncMiniWoBVectorEnv``), ``adversarial`` (decoys), ``oracles`` (scripted experts).
+``vector`` (``MiniWoBVectorEnv``, for ``make_vec``), ``adversarial`` (decoys), ``oracles``
+(scripted experts).
 Set-up: ``scripts/install_miniwob.sh``. Importing this package is cheap: Playwright is imported
 only when an env is created.
 """

@@ -1,14 +1,21 @@
-"""``AsyncMiniWoBPage``: the episode protocol of ``page.MiniWoBPage`` on Playwright's asyncio API.
+"""``AsyncMiniWoBPage``: the episode protocol of ``page.MiniWoBPage`` on Playwright's asyncio API,
+and ``LoopPage``, its blocking face for ``env.MiniWoBEnv`` on a shared ``PageLoop``.
 
-Same JavaScript (``page_js``), same action semantics, same crash mapping; every call is awaitable
-so one event loop can drive many pages at once (``vector.AsyncMiniWoBVectorEnv``).
+Same JavaScript (``page_js``), same action semantics, same crash mapping, same options (boxes in
+the snapshot, screenshots, settling); every call is awaitable so one event loop drives many pages
+at once. ``vector.MiniWoBVectorEnv`` runs N ``MiniWoBEnv``s whose ``LoopPage``s share one
+``PageLoop`` (an event loop in a thread, one Chromium): the envs' blocking calls, made from N
+threads, interleave on that loop, and a step past its deadline closes only its own page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import threading
 import time
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 from agentgym_envs.core import ActionError
@@ -29,10 +36,12 @@ from agentgym_envs.miniwob.page import (
     SETTLE_LIMIT_S,
     SETTLE_POLL_S,
     SETTLE_QUIET_S,
+    STEP_TIMEOUT_S,
     BrowserCrashed,
     EpisodeState,
     Instruction,
     Started,
+    StepTimedOut,
     _is_crash,
     check_clickable,
     match_options,
@@ -47,11 +56,14 @@ from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
 
 
 class AsyncMiniWoBPage:
-    """One page on a shared ``AsyncBrowser``; reloaded per task change, staleness or crash."""
+    """One page on a shared browser (an ``AsyncBrowser`` or a ``PageLoop``: anything with ``await
+    new_context()``); reloaded per task change, staleness or crash."""
 
-    def __init__(self, browser: AsyncBrowser, reload_every: int = 50) -> None:
+    def __init__(self, browser: Any, reload_every: int = 50, boxes: bool = False) -> None:
         self.browser = browser
         self.reload_every = reload_every
+        #: Snapshots give each node its box (as ``MiniWoBPage.boxes``).
+        self.boxes = boxes
         self._context: Any = None
         self._page: Any = None
         self._task: str | None = None
@@ -91,12 +103,15 @@ class AsyncMiniWoBPage:
                 await page.mouse.move(0, 0)
                 self._pointer_parked = True
             frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
-            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now]
+            start = [
+                seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now, self.boxes
+            ]  # fmt: skip
             result = await page.evaluate(page_js.START_EPISODE, start)
             if result["ready"]:
                 state, nodes = EpisodeState.from_page(result["state"]), result["nodes"]
             else:
-                await page.wait_for_function("() => WOB_TASK_READY === true")
+                ready = "() => WOB_TASK_READY === true"
+                await page.wait_for_function(ready, timeout=LOAD_TIMEOUT_MS)
                 result = await page.evaluate(page_js.EPISODE_STATE)
                 result["query"] = await page.evaluate(page_js.QUERY_TEXT)
                 await page.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
@@ -146,7 +161,10 @@ class AsyncMiniWoBPage:
                 raise BrowserCrashed(f"the page died: {error}") from error
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
-        # as MiniWoBPage._finish_animations
+        await self._finish_animations()
+
+    async def _finish_animations(self) -> None:
+        """As ``MiniWoBPage._finish_animations``."""
         await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
         if not self._pointer_parked:
             at = await self.evaluate(page_js.POINTER_AT)
@@ -227,6 +245,17 @@ class AsyncMiniWoBPage:
             await self._page.evaluate(page_js.SELECT_RANGE, [action.element, action.text])
             self.untrusted_clicks += 1
 
+    async def screenshot(self) -> bytes:
+        """As ``MiniWoBPage.screenshot``: a PNG of the task area."""
+        box = await self.evaluate(page_js.TASK_AREA)
+        try:
+            if box:
+                return await self._page.screenshot(clip=box, type="png")
+            return await self._page.screenshot()
+        except Exception as error:
+            reason = str(error).splitlines()[0][:200]
+            raise BrowserCrashed(f"screenshot failed: {reason}") from error
+
     async def _selector(self, element: int) -> str:
         episode = await self._page.evaluate("() => window.__ag.ep")
         return f'[data-agid="{element}"][data-agep="{episode}"]'
@@ -277,3 +306,136 @@ class AsyncMiniWoBPage:
         multiple = await locator.evaluate("s => s.multiple")
         matches = match_options(action.element, action.text.split("\n"), labels, multiple)
         await locator.select_option(label=matches, timeout=CLICK_TIMEOUT_MS)
+
+
+class PageLoop:
+    """An asyncio event loop in a daemon thread with one Chromium on it, for blocking callers:
+    ``run(coroutine)`` runs a coroutine there and waits for it. The ``LoopPage``s of one vector
+    env share it (one browser, one context each), so their pages work concurrently while their
+    callers wait in separate threads. ``close()`` closes the browser and ends the thread."""
+
+    def __init__(self) -> None:
+        self.browser = AsyncBrowser()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, daemon=True, name="miniwob-page-loop"
+        )
+        self._thread.start()
+        self._context_lock: asyncio.Lock | None = None
+
+    def submit(self, coroutine: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        """Schedule ``coroutine`` on the loop; its future (``cancel()`` cancels it there)."""
+        if self._loop.is_closed():
+            coroutine.close()
+            raise BrowserCrashed("the page loop is closed")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any:
+        return self.submit(coroutine).result(timeout)
+
+    async def new_context(self) -> Any:
+        """A fresh context; a dead or unstarted browser is (re)launched once, however many pages
+        ask at the same time."""
+        if self._context_lock is None:
+            self._context_lock = asyncio.Lock()
+        async with self._context_lock:
+            return await self.browser.new_context()
+
+    def close(self) -> None:
+        """Close the browser and stop the loop's thread (idempotent)."""
+        if self._loop.is_closed():
+            return
+        with contextlib.suppress(Exception):  # best effort on a dead or hung browser
+            self.run(self.browser.close(), timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+
+#: How long ``LoopPage.recover``/``close`` wait for a page's context to close before dropping it.
+CLOSE_TIMEOUT_S = 10.0
+
+
+class LoopPage:
+    """The blocking face of an ``AsyncMiniWoBPage`` on a ``PageLoop``: what ``MiniWoBTask``, the
+    oracles and decoy injection use of ``page.MiniWoBPage``, with the same errors.
+
+    ``deadline(seconds)`` bounds the calls inside it: past the deadline the running call is
+    cancelled on the loop and ``StepTimedOut`` raised; the env's recovery then closes this page's
+    context (a page whose script never returns), and the other pages on the loop go on."""
+
+    def __init__(
+        self,
+        loop: PageLoop,
+        reload_every: int = 50,
+        step_timeout_s: float | None = STEP_TIMEOUT_S,
+        boxes: bool = False,
+    ) -> None:
+        self.loop = loop
+        self.driver = AsyncMiniWoBPage(loop, reload_every, boxes)
+        self.step_timeout_s = step_timeout_s
+        self._deadline: tuple[float, float] | None = None  # (monotonic end, seconds)
+
+    @property
+    def boxes(self) -> bool:
+        return self.driver.boxes
+
+    @property
+    def untrusted_clicks(self) -> int:
+        return self.driver.untrusted_clicks
+
+    @contextlib.contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Bound the calls inside to ``seconds`` in all (``None`` or 0: no bound)."""
+        if not seconds:
+            yield
+            return
+        self._deadline = (time.monotonic() + seconds, seconds)
+        try:
+            yield
+        finally:
+            self._deadline = None
+
+    def _run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        if self._deadline is None:
+            return self.loop.run(coroutine)
+        end, seconds = self._deadline
+        future = self.loop.submit(coroutine)
+        done, _ = concurrent.futures.wait([future], timeout=max(0.0, end - time.monotonic()))
+        if not done:
+            future.cancel()
+            raise StepTimedOut(
+                f"step timed out after {seconds:g} s (its page was closed; reset starts a new one)"
+            )
+        return future.result()
+
+    def start_episode(
+        self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
+    ) -> Started:
+        return self._run(self.driver.start_episode(task, seed, fresh_page, data_mode))
+
+    def settle(self) -> None:
+        self._run(self.driver.settle())
+
+    def state(self) -> EpisodeState:
+        return self._run(self.driver.state())
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        return self._run(self.driver.snapshot())
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        return self._run(self.driver.evaluate(script, arg))
+
+    def perform(self, action: Action) -> None:
+        self._run(self.driver.perform(action))
+
+    def screenshot(self) -> bytes:
+        return self._run(self.driver.screenshot())
+
+    def recover(self) -> None:
+        """Close the page's context (a crashed or hung page); the next episode opens a new one."""
+        with contextlib.suppress(Exception):  # a dead loop or a context that will not close
+            self.loop.run(self.driver.recover(), timeout=CLOSE_TIMEOUT_S)
+
+    close = recover

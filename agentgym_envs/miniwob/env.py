@@ -37,6 +37,7 @@ from agentgym_envs.core import SPLITS, TextEnv, Verdict, check_choice
 from agentgym_envs.miniwob import dom_text
 from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
+from agentgym_envs.miniwob.async_page import LoopPage
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
@@ -71,7 +72,7 @@ class MiniWoBTask:
 
     def __init__(
         self,
-        page: MiniWoBPage,
+        page: MiniWoBPage | LoopPage,
         name: str,
         page_seed: int,
         adversarial: bool,
@@ -140,7 +141,7 @@ class MiniWoBTask:
         return self._raw
 
     @property
-    def page(self) -> MiniWoBPage:
+    def page(self) -> MiniWoBPage | LoopPage:
         return self._page
 
     @property
@@ -220,7 +221,11 @@ class MiniWoBEnv(TextEnv):
         success_rule: str = "farama",
         observation_mode: str = "text",
         screenshot: bool = False,
+        page: LoopPage | None = None,
     ) -> None:
+        """``page``: the page to play on (``vector.MiniWoBVectorEnv`` passes ``LoopPage``s that
+        share its browser; it then carries ``reload_every``, ``step_timeout_s`` and the boxes of
+        ``observation_mode``); default a ``MiniWoBPage`` of its own."""
         self.task_name = task
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         self.observation_mode = check_choice(
@@ -246,7 +251,7 @@ class MiniWoBEnv(TextEnv):
             difficulty=difficulty or "easy", split=split, expert=expert, render_mode=render_mode
         )
         boxes = self.observation_mode == "text_bbox"
-        self._page = MiniWoBPage(
+        self._page: MiniWoBPage | LoopPage = page or MiniWoBPage(
             reload_every=reload_every, step_timeout_s=step_timeout_s, boxes=boxes
         )
 
@@ -255,7 +260,7 @@ class MiniWoBEnv(TextEnv):
         return super().reset(seed=seed, options=options)
 
     @property
-    def page(self) -> MiniWoBPage:
+    def page(self) -> MiniWoBPage | LoopPage:
         """The env's page, which every episode reuses (to run page JS: benchmarks, tests)."""
         return self._page
 

@@ -1,68 +1,51 @@
-"""``AsyncMiniWoBVectorEnv``: N MiniWoB episodes stepped concurrently in one asyncio event loop.
+"""``MiniWoBVectorEnv``: a Gymnasium ``VectorEnv`` of N MiniWoB envs whose pages work concurrently.
 
-For async trainers (the sync-only design is a top complaint about BrowserGym/WebArena): ``await
-env.areset(seed)`` / ``await env.astep(actions)`` drive every page at once with
-``playwright.async_api``; ``reset``/``step`` are blocking wrappers for sync callers. One Chromium
-serves all N pages (one context each).
+    envs = agentgym_envs.make_vec("AgentGym/MiniWoB-v0", num_envs=4,
+                                  vectorization_mode="vector_entry_point")
+    observations, infos = envs.reset(seed=0)        # env i plays reset(seed=0 + i)
+    observations, rewards, terminated, truncated, infos = envs.step(actions)
 
-Semantics match ``MiniWoBEnv`` slot by slot: slot ``i`` seeded with ``s`` plays the same episode
-as ``MiniWoBEnv(...).reset(seed=s)`` (same task choice, page seed, adversarial edits). Episodes
-that end are reset in the same call (autoreset); the finished episode's last observation and info
-are in ``info["final_observation"]`` / ``info["final_info"]``. Infos: a list, one dict per slot.
-No expert actions here (the oracles use the sync page API): use ``MiniWoBEnv`` for BC data.
+Each sub-env is a ``MiniWoBEnv`` (in Gymnasium's ``TimeLimit``), so its episodes, rewards and
+infos are the single env's, ``expert_action`` included: env ``i`` reset with seed ``s`` plays
+what ``gymnasium.make(id).reset(seed=s)`` plays, step by step. What differs is where the pages
+live: one Chromium serves all N (one context each), driven by ``async_page.AsyncMiniWoBPage``
+on one event loop in a thread (``async_page.PageLoop``); the N envs are called from N threads,
+so their browser work overlaps (Gymnasium's ``AsyncVectorEnv`` would start N processes and N
+browsers; ``SyncVectorEnv`` would step the pages one after another).
+
+Semantics are ``gymnasium.vector.SyncVectorEnv``'s: ``autoreset_mode`` (``metadata``) is
+``NEXT_STEP`` by default (the step after an episode's end resets that env, ignoring its action,
+with reward 0), or ``SAME_STEP`` (the end's observation and info in ``infos["final_obs"]`` /
+``infos["final_info"]``) or ``DISABLED``; ``reset(seed=, options={"reset_mask": mask})`` resets
+only the masked envs, each with its own seed (``core.vector_seeds``); infos are a dict of
+per-env arrays with ``_key`` masks. A step past ``step_timeout_s`` closes only its own page: that
+env's episode ends truncated (``info["truncated_reason"]``) and the others go on.
+
+Async trainers await ``areset`` / ``astep`` (the blocking calls run in a worker thread, so the
+caller's event loop is never blocked).
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Sequence
+import concurrent.futures
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+from gymnasium.wrappers import TimeLimit
 
-from agentgym_envs.core import SPLITS, ActionError, check_choice
-from agentgym_envs.miniwob import dom_text
-from agentgym_envs.miniwob.actions import Action, parse_action
-from agentgym_envs.miniwob.adversarial import DECOY_SCRIPT, decoy_args, distract_goal
-from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
-from agentgym_envs.miniwob.browser import AsyncBrowser
-from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
-from agentgym_envs.miniwob.page import STEP_TIMEOUT_S, BrowserCrashed, EpisodeState
-from agentgym_envs.miniwob.seeds import BLOCK, page_seed
-from agentgym_envs.miniwob.tasks import (
-    MAX_STEPS,
-    TASKS,
-    check_task_split,
-    data_mode,
-    default_split,
-    task_spec,
-    tier_tasks,
-)
+from agentgym_envs.core import vector_seeds
+from agentgym_envs.miniwob.async_page import LoopPage, PageLoop
+from agentgym_envs.miniwob.env import MiniWoBEnv
+from agentgym_envs.miniwob.page import STEP_TIMEOUT_S
+from agentgym_envs.miniwob.tasks import MAX_STEPS
 
 
-class _Slot:
-    """One sub-environment: its page, RNG and the current episode's state."""
-
-    def __init__(self, page: AsyncMiniWoBPage) -> None:
-        self.page = page
-        self.rng: np.random.Generator = seeding.np_random(None)[0]
-        self.task = ""
-        self.page_seed = 0
-        #: this episode's reset seed (None: an automatic reset, which draws its page)
-        self.seed: int | None = None
-        self.goal = ""
-        self.utterance = ""
-        self.nodes: list[dict[str, Any]] = []
-        self.raw = 0.0
-        self.done = False
-        self.steps = 0
-        self.observation = ""
-
-
-class AsyncMiniWoBVectorEnv:
-    """``num_envs`` MiniWoB episodes over one browser; see the module docstring."""
+class MiniWoBVectorEnv(VectorEnv):
+    """``num_envs`` ``MiniWoBEnv``s on one browser, stepped concurrently; see the module."""
 
     def __init__(
         self,
@@ -71,209 +54,150 @@ class AsyncMiniWoBVectorEnv:
         difficulty: str | None = None,
         split: str | None = None,
         max_episode_steps: int | None = None,
+        expert: bool = True,
         reload_every: int = 50,
         step_timeout_s: float | None = STEP_TIMEOUT_S,
         success_rule: str = "farama",
         observation_mode: str = "text",
         screenshot: bool = False,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if observation_mode != "text" or screenshot:
-            raise ValueError(
-                "AsyncMiniWoBVectorEnv observes in text only (observation_mode='text', "
-                f"screenshot=False), got observation_mode={observation_mode!r}, "
-                f"screenshot={screenshot!r}; use MiniWoBEnv for text_bbox and screenshots"
-            )
-        self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
+        """The env arguments are ``MiniWoBEnv``'s, the same for every sub-env;
+        ``max_episode_steps`` defaults to the difficulty's step budget (``tasks.MAX_STEPS``)."""
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.split = check_choice("split", split or default_split(task), SPLITS)
-        if task is not None:
-            difficulty = task_spec(task).tier
-            check_task_split(task, self.split)
-        self.difficulty = check_choice(
-            "difficulty", difficulty or "easy", ("easy", "medium", "hard")
-        )
-        self.task_list = [task] if task else tier_tasks(self.difficulty, self.split)
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.num_envs = num_envs
-        self.max_episode_steps = max_episode_steps or MAX_STEPS[self.difficulty]
-        self.reload_every = reload_every
-        self.step_timeout_s = step_timeout_s or None
-        self._browser = AsyncBrowser()
-        self._slots: list[_Slot] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._loop = PageLoop()
+        boxes = observation_mode == "text_bbox"
+        try:
+            envs = [
+                MiniWoBEnv(
+                    task=task, difficulty=difficulty, split=split, expert=expert,
+                    success_rule=success_rule, observation_mode=observation_mode,
+                    screenshot=screenshot,
+                    page=LoopPage(self._loop, reload_every, step_timeout_s, boxes=boxes),
+                )
+                for _ in range(num_envs)
+            ]  # fmt: skip
+        except BaseException:
+            self._loop.close()
+            raise
+        first = envs[0]
+        self.task, self.difficulty, self.split = task, first.difficulty, first.split
+        self.max_episode_steps = max_episode_steps or MAX_STEPS[first.difficulty]
+        #: The sub-envs, each in the ``TimeLimit`` that ``gymnasium.make`` would add.
+        self.envs = [TimeLimit(env, self.max_episode_steps) for env in envs]
+        self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = None
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._observations = create_empty_array(self.single_observation_space, num_envs)
+        self._last: list[Any] = [None] * num_envs  # each env's latest observation
+        self._ended = np.zeros(num_envs, dtype=bool)  # ended at the last step: NEXT_STEP resets
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            num_envs, thread_name_prefix="miniwob-vector"
+        )
 
-    # ---- async API ---------------------------------------------------------------------------
-    async def areset(
-        self, seed: int | Sequence[int] | None = None
-    ) -> tuple[list[str], list[dict[str, Any]]]:
-        if not self._slots:
-            await self._browser.start()
-            self._slots = [
-                _Slot(AsyncMiniWoBPage(self._browser, self.reload_every))
-                for _ in range(self.num_envs)
-            ]
-        seeds = self._seeds(seed)
-        for slot, slot_seed in zip(self._slots, seeds, strict=True):
-            if slot_seed is not None or slot.task == "":
-                slot.rng = seeding.np_random(slot_seed)[0]
-            slot.seed = slot_seed
-        infos = await asyncio.gather(*(self._start(slot) for slot in self._slots))
-        return [s.observation for s in self._slots], list(infos)
+    # ---- Gymnasium VectorEnv API -----------------------------------------------------------
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset every env, or those of ``options["reset_mask"]`` (as ``SyncVectorEnv``)."""
+        seeds = vector_seeds(seed, self.num_envs)
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=bool)
+        elif not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+            raise TypeError("options['reset_mask'] must be a numpy array of dtype bool")
+        elif mask.shape != (self.num_envs,) or not mask.any():
+            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},) and "
+                             f"a True value, got {mask}")  # fmt: skip
+        indices = [i for i in range(self.num_envs) if mask[i]]
 
-    async def astep(
-        self, actions: Sequence[str]
-    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        def reset_one(i: int) -> tuple[Any, dict[str, Any]]:
+            return self.envs[i].reset(seed=seeds[i], options=options or None)
+
+        infos: dict[str, Any] = {}
+        for i, (observation, info) in zip(indices, self._map(reset_one, indices), strict=True):
+            self._last[i] = observation
+            self._ended[i] = False
+            infos = self._add_info(infos, info, i)
+        return self._batch(), infos
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        actions = list(actions)
         if len(actions) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions, got {len(actions)}")
-        if not self._slots:
+        if any(observation is None for observation in self._last):
             raise RuntimeError("call reset() before step()")
-        results = await asyncio.gather(
-            *(self._step(slot, action) for slot, action in zip(self._slots, actions, strict=True))
-        )
-        observations, rewards, terminated, truncated, infos = zip(*results, strict=True)
-        return (
-            list(observations),
-            np.array(rewards, dtype=np.float64),
-            np.array(terminated, dtype=bool),
-            np.array(truncated, dtype=bool),
-            list(infos),
-        )
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        infos: dict[str, Any] = {}
+        results = self._map(lambda i: self._step_one(i, actions[i]), range(self.num_envs))
+        for i, (observation, reward, term, trunc, info, final) in enumerate(results):
+            self._last[i] = observation
+            rewards[i], terminated[i], truncated[i] = reward, term, trunc
+            self._ended[i] = term or trunc
+            if final is not None:
+                infos = self._add_info(infos, final, i)
+            infos = self._add_info(infos, info, i)
+        return self._batch(), rewards, terminated, truncated, infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close every env's page, the browser and the threads (``close()`` is idempotent)."""
+        for env in self.envs:
+            env.close()
+        self._pool.shutdown(wait=True)
+        self._loop.close()
+
+    # ---- async API -------------------------------------------------------------------------
+    async def areset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """``reset`` for asyncio callers: awaits it in a worker thread."""
+        return await asyncio.to_thread(self.reset, seed=seed, options=options)
+
+    async def astep(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """``step`` for asyncio callers: awaits it in a worker thread."""
+        return await asyncio.to_thread(self.step, actions)
 
     async def aclose(self) -> None:
-        for slot in self._slots:
-            await slot.page.close()
-        self._slots = []
-        await self._browser.close()
+        await asyncio.to_thread(self.close)
 
-    # ---- sync wrappers -----------------------------------------------------------------------
-    # The blocking API runs the coroutines on a private event loop in a daemon thread, so it works
-    # next to sync Playwright users (which occupy this thread's loop). Use one API per instance.
-    def _run(self, coroutine: Any) -> Any:
-        if self._loop is None or self._loop.is_closed():
-            self._loop = asyncio.new_event_loop()
-            self._thread = threading.Thread(
-                target=self._loop.run_forever, daemon=True, name="miniwob-vector-loop"
-            )
-            self._thread.start()
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+    # ---- internals -------------------------------------------------------------------------
+    def _step_one(self, i: int, action: Any) -> tuple[Any, float, bool, bool, dict, dict | None]:
+        """Env ``i``'s part of a step under the autoreset mode: its result, and for SAME_STEP the
+        ended episode's ``{"final_obs", "final_info"}``."""
+        env = self.envs[i]
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._ended[i]:
+            observation, info = env.reset()
+            return observation, 0.0, False, False, info, None
+        observation, reward, term, trunc, info = env.step(action)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and (term or trunc):
+            final = {"final_obs": observation, "final_info": info}
+            observation, info = env.reset()
+            return observation, float(reward), term, trunc, info, final
+        return observation, float(reward), term, trunc, info, None
 
-    def reset(self, seed: int | Sequence[int] | None = None):
-        return self._run(self.areset(seed))
+    def _map(self, call: Callable[[int], Any], indices: Sequence[int]) -> list[Any]:
+        """``call(i)`` for each index, concurrently (each env in its own thread)."""
+        if len(indices) == 1:
+            return [call(indices[0])]
+        return list(self._pool.map(call, indices))
 
-    def step(self, actions: Sequence[str]):
-        return self._run(self.astep(actions))
+    def _batch(self) -> Any:
+        self._observations = concatenate(
+            self.single_observation_space, self._last, self._observations
+        )
+        return self._observations
 
-    def close(self) -> None:
-        """Close pages, browser and the private loop (idempotent)."""
-        loop, self._loop = self._loop, None
-        if loop is None or loop.is_closed():
-            return
-        asyncio.run_coroutine_threadsafe(self.aclose(), loop).result()
-        loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout=10)
-        loop.close()
 
-    # ---- one slot ----------------------------------------------------------------------------
-    def _seeds(self, seed: int | Sequence[int] | None) -> list[int | None]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, int):
-            return [seed + i for i in range(self.num_envs)]
-        if len(seed) != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} seeds, got {len(seed)}")
-        return list(seed)
+#: The name the vector env had before it became a Gymnasium ``VectorEnv``.
+AsyncMiniWoBVectorEnv = MiniWoBVectorEnv
 
-    async def _start(self, slot: _Slot) -> dict[str, Any]:
-        """Same RNG draws, in the same order, as TextEnv.reset + MiniWoBTask.start."""
-        slot.task = self.task_list[int(slot.rng.integers(len(self.task_list)))]
-        drawn = int(slot.rng.integers(0, BLOCK))
-        slot.page_seed = page_seed(self.split, drawn if slot.seed is None else slot.seed)
-        slot.seed = None  # an automatic reset after this episode draws its page
-        start = (slot.task, slot.page_seed, TASKS[slot.task].fresh_page, data_mode(self.split))
-        try:
-            started = await slot.page.start_episode(*start)
-        except BrowserCrashed:
-            await slot.page.recover()
-            started = await slot.page.start_episode(*start)
-        instruction = started.instruction
-        slot.utterance, slot.goal = instruction.utterance, instruction.goal
-        slot.steps = 0
-        settle, adversarial = TASKS[slot.task].settle, self.split == "adversarial"
-        if not (settle or adversarial):  # as MiniWoBTask.start: the start's own view
-            self._show(slot, started.state, started.nodes)
-            return self._info(slot, None)
-        if settle:
-            await slot.page.settle()
-        if adversarial:
-            slot.goal = distract_goal(instruction.goal, slot.rng)
-            await slot.page.evaluate(DECOY_SCRIPT, decoy_args(slot.rng))
-        await self._observe(slot)
-        return self._info(slot, None)
-
-    async def _act(self, slot: _Slot, action: Action) -> None:
-        await slot.page.perform(action)
-        if TASKS[slot.task].settle:  # as MiniWoBTask.act
-            await slot.page.settle()
-        await self._observe(slot)
-
-    async def _observe(self, slot: _Slot) -> None:
-        self._show(slot, await slot.page.state(), await slot.page.snapshot())
-
-    def _show(self, slot: _Slot, state: EpisodeState, nodes: list[dict[str, Any]]) -> None:
-        slot.done, slot.raw, slot.nodes = state.done, state.raw, nodes
-        note = end_note(slot.raw, slot.done, self.success_rule)
-        slot.observation = dom_text.render_observation(slot.goal, slot.nodes, note)
-
-    def _outcome(self, slot: _Slot) -> tuple[float, bool]:
-        return episode_outcome(slot.raw, slot.done, self.success_rule)
-
-    def _score(self, slot: _Slot) -> float:
-        return self._outcome(slot)[0]
-
-    async def _step(self, slot: _Slot, action: str):
-        slot.steps += 1
-        error, reason = None, None
-        before = self._score(slot)
-        observation = None
-        try:
-            await asyncio.wait_for(self._act(slot, parse_action(str(action))), self.step_timeout_s)
-        except TimeoutError:  # the slot's context is closed below; other slots are untouched
-            reason = f"step timed out after {self.step_timeout_s:g} s (its page was closed)"
-            await slot.page.recover()
-        except ActionError as exc:
-            error = exc.reason
-            observation = f"{slot.observation}\n\nInvalid action: {error}"
-        except BrowserCrashed as crash:
-            reason = f"browser crashed: {str(crash).splitlines()[0][:200]}"
-            await slot.page.recover()
-        terminated = slot.done and reason is None
-        truncated = reason is not None or (not terminated and slot.steps >= self.max_episode_steps)
-        reward = 0.0 if error or reason else self._score(slot) - before
-        info = self._info(slot, error)
-        if reason:
-            info["truncated_reason"] = reason
-        observation = observation if observation is not None else slot.observation
-        if terminated or truncated:
-            final = dict(info, final_observation=observation)
-            info = await self._start(slot)
-            info["final_observation"], info["final_info"] = observation, final
-            observation = slot.observation
-        return observation, reward, terminated, truncated, info
-
-    def _info(self, slot: _Slot, error: str | None) -> dict[str, Any]:
-        return {
-            "task_id": slot.task,
-            "split": self.split,
-            "difficulty": self.difficulty,
-            "goal": slot.goal,
-            "admissible_actions": [] if slot.done else dom_text.admissible_actions(slot.nodes),
-            "success": self._outcome(slot)[1],
-            "score": self._score(slot),
-            "action_error": error,
-            "expert_action": None,
-            "page_seed": slot.page_seed,
-            "raw_reward": slot.raw,
-            "utterance": slot.utterance,
-            "untrusted_clicks": slot.page.untrusted_clicks,
-        }
+__all__ = ["AsyncMiniWoBVectorEnv", "MiniWoBVectorEnv"]

@@ -358,15 +358,6 @@ def test_pointer_actions_draw_and_select_text(make_env):
     assert "has no text" in info["action_error"]
 
 
-def test_the_vector_env_refuses_the_observation_modes_it_lacks():
-    from agentgym_envs.miniwob.vector import AsyncMiniWoBVectorEnv
-
-    with pytest.raises(ValueError, match="text only"):
-        AsyncMiniWoBVectorEnv(1, task="click-test", observation_mode="text_bbox")
-    with pytest.raises(ValueError, match="text only"):
-        AsyncMiniWoBVectorEnv(1, task="click-test", screenshot=True)
-
-
 def test_drag_an_element_onto_another(make_env):
     env = make_env(task="drag-items")
     _, info = env.reset(seed=2)

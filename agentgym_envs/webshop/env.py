@@ -11,6 +11,9 @@ Observation modes: ``text`` (the original's `` [SEP] ``-joined strings, default)
 
 After ``click[buy now]``, ``info["score"]`` is the reward and ``env.unwrapped.task.reward`` holds
 its parts (a ``reward.RewardBreakdown``: r_type, r_att, r_option, r_price and the matches).
+``info["price_upper"]`` is the goal's price bound (None: the goal has none) and
+``info["purchased_price"]`` the price of the item bought (None before a purchase), so a rule
+check can tell a purchase over the bound.
 
 ``info["admissible_actions"]`` lists every clickable as ``click[...]``; on the search page it also
 holds ``search[<instruction>]``, the one search that can be listed exactly (any keywords work).
@@ -160,18 +163,26 @@ class WebShopTask:
         self.shop = shop
         self.target = shop.catalog.index_of(goal.asin)
         self.reward: RewardBreakdown | None = None
+        self.purchased_price: float | None = None
         self.session = ShopSession(
             shop.products, shop.engine, goal.instruction, observation_mode, on_buy=self._on_buy
         )
 
     def _on_buy(self, row: int, options: Mapping[str, str]) -> float:
-        self.reward = compute_reward(self.shop.products.product(row), self.target_goal, options)
+        product = self.shop.products.product(row)
+        self.purchased_price = product.price
+        self.reward = compute_reward(product, self.target_goal, options)
         return self.reward.score
 
     # ---- Task protocol ------------------------------------------------------------------------
     def start(self) -> str:
-        self.reward = None
+        self.reward, self.purchased_price = None, None
         return self.session.reset()
+
+    def extra_info(self) -> dict[str, Any]:
+        """The goal's price bound and the price paid (None before a purchase)."""
+        return {"price_upper": self.target_goal.price_upper,
+                "purchased_price": self.purchased_price}  # fmt: skip
 
     def act(self, action: str) -> str:
         return self.session.act(action)

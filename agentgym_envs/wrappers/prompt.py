@@ -63,10 +63,13 @@ class PromptFormatter:
 
     ``count_tokens`` should be the policy tokenizer's length function; the default estimate keeps
     the wrapper usable without one. The newest turns are kept; the oldest are dropped first.
+    ``max_history_turns`` also caps how many past turns are kept (0: none, only the current
+    observation; None: as many as the token budget holds).
     """
 
     action_help: str
     max_history_tokens: int = 2048
+    max_history_turns: int | None = None
     show_admissible: bool = True
     reasoning: bool = True
     count_tokens: Callable[[str], int] = approx_tokens
@@ -91,7 +94,10 @@ class PromptFormatter:
         current = self.user_message(observation, admissible)
         budget = self.max_history_tokens - self.count_tokens(current)
         kept: list[Turn] = []
+        limit = len(history) if self.max_history_turns is None else self.max_history_turns
         for turn in reversed(history):
+            if len(kept) >= limit:
+                break
             cost = self.count_tokens(turn.observation) + self.count_tokens(turn.response) + 8
             if cost > budget:
                 break

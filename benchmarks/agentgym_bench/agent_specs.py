@@ -12,6 +12,11 @@
   ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``.
 
 Each worker process builds one agent per env it plays, so agents need not be picklable.
+
+A suite's prompt settings (history budget in turns or tokens, admissible list, reasoning, system
+template) reach every agent that builds its prompts with a ``PromptFormatter``: the ``openai:``
+agents (``formatter``), ``hf:`` and ``run:`` (the trainer's formatter), and a custom agent that
+exposes one as ``formatter`` or ``prompt_formatter()``. The others take no prompts.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 import gymnasium as gym
 
 from agentgym_envs.agents import AGENTS, make_agent
+from agentgym_envs.wrappers.prompt import PromptFormatter
 
 _PRODUCT_CLICK = re.compile(r"click\[b0[0-9a-z]{8}\]")
 
@@ -43,6 +49,8 @@ class WebShopRuleAgent:
 
 
 BUILT_IN = (*AGENTS, "webshop-rule")
+#: built-in agents that build no prompts, so prompt settings and variants do not reach them
+NO_PROMPTS = BUILT_IN
 
 
 def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
@@ -77,6 +85,26 @@ def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
     return factory(env, **options)
 
 
+def prompt_formatter(agent: Any) -> PromptFormatter | None:
+    """The ``PromptFormatter`` ``agent`` builds its prompts with (None: it builds none)."""
+    own = getattr(agent, "prompt_formatter", None)
+    formatter = own() if callable(own) else getattr(agent, "formatter", None)
+    return formatter if isinstance(formatter, PromptFormatter) else None
+
+
+def apply_prompt_settings(agent: Any, settings: dict[str, Any]) -> bool:
+    """Set a suite's prompt ``settings`` (``suites.PROMPT_KEYS``) on ``agent``'s formatter;
+    False when it has none (random, oracle, rule agents), True otherwise."""
+    formatter = prompt_formatter(agent)
+    if formatter is None:
+        return False
+    for name, value in settings.items():
+        if not hasattr(formatter, name):
+            raise ValueError(f"prompt setting {name!r} is not a PromptFormatter field")
+        setattr(formatter, name, value)
+    return True
+
+
 def describe(spec: str, agent: Any) -> dict[str, Any]:
     """What a result records about the agent: its spec and its own ``describe()`` if any."""
     own = getattr(agent, "describe", None)
@@ -84,4 +112,12 @@ def describe(spec: str, agent: Any) -> dict[str, Any]:
     return {"spec": spec, **description}
 
 
-__all__ = ["BUILT_IN", "WebShopRuleAgent", "describe", "make"]
+__all__ = [
+    "BUILT_IN",
+    "NO_PROMPTS",
+    "WebShopRuleAgent",
+    "apply_prompt_settings",
+    "describe",
+    "make",
+    "prompt_formatter",
+]

@@ -19,6 +19,9 @@ from agentgym_envs.cli import UsageError
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import entry_for
 
+#: where the suite files are (read without importing the runner, which loads every env)
+SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
+
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from agentgym_bench.report import write_report
@@ -71,7 +74,13 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def cmd_bench_run(args: argparse.Namespace) -> int:
     from agentgym_bench import agent_specs
-    from agentgym_bench.suite_runner import RunMismatch, RunSettings, run_suite
+    from agentgym_bench.suite_runner import (
+        PromptVariantsRefused,
+        RunMismatch,
+        RunSettings,
+        refuse_variants,
+        run_suite,
+    )
     from agentgym_bench.suites import SuiteError, resolve
 
     if args.workers < 1 or args.episode_timeout <= 0:
@@ -93,13 +102,18 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
         print(f"skipping {env_id}: {why}")
     if not suite.episodes:
         raise UsageError(f"suite {suite.name}: no episodes on the installed envs")
+    try:
+        refuse_variants(suite, spec)
+    except PromptVariantsRefused as error:
+        raise UsageError(str(error)) from error
     from agentgym_bench.leaderboard_site import slug
 
     out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
     settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
                            args.episode_timeout, args.backend, args.ray_address)  # fmt: skip
-    print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes, "
-          f"hash {suite.hash[:12]}) -> {out}")  # fmt: skip
+    variants = f", variants {', '.join(suite.variants)}" if suite.variants else ""
+    print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes"
+          f"{variants}, hash {suite.hash[:12]}) -> {out}")  # fmt: skip
     try:
         paths = run_suite(suite, settings, out, retry_errors=args.retry_errors)
     except RunMismatch as error:
@@ -116,8 +130,12 @@ def add_bench_command(sub: Any) -> None:
     p = commands.add_parser(
         "run", help="play one agent on a suite (resumable; results, summary and report in --out)"
     )
+    suites = ", ".join(sorted(path.stem for path in SUITES_DIR.glob("*.yaml")))
     p.add_argument("--suite", default="quick",
-                   help="suite name in benchmarks/suites (quick, full) or a YAML path")  # fmt: skip
+                   help=f"suite name in benchmarks/suites ({suites}) or a YAML path; a suite "
+                   "with prompt variants (e.g. ablation-history: 0, 1 or all past turns in "
+                   "the prompt) plays each episode once per variant, for LLM agents only "
+                   "(random, oracle and webshop-rule are refused on it)")  # fmt: skip
     p.add_argument(
         "--agent",
         required=True,

@@ -7,10 +7,13 @@ difficulty (one row per agent, one column pair per split), and writes them twice
 the repository and as a single self-contained HTML page (inline CSS, a few lines of vanilla JS to
 sort the tables, plots as relative images) that can be opened from disk or served as-is, with no
 CDN and nothing to install. Broken submissions are skipped with a warning, never half-rendered.
+A run of a suite with prompt variants (e.g. the history ablation) is one entry per variant,
+named ``agent (variant)``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gzip
 import html
@@ -55,6 +58,7 @@ class Submission:
     note: int = 0  # footnote number
     #: episode key -> steps, for the episodes the agent solved (path efficiency)
     solved_steps: dict[str, int] = field(default_factory=dict)
+    variant: str = ""  # the suite's prompt variant this entry shows ("" without variants)
 
 
 class InvalidSubmission(ValueError):
@@ -105,9 +109,10 @@ def _text(mapping: dict[str, Any], key: str, what: str) -> str:
     return value
 
 
-def load_submission(folder: Path) -> Submission | None:
-    """The submission in ``folder``; None when its replay did not verify; InvalidSubmission when
-    a file is missing or malformed."""
+def load_submission(folder: Path) -> list[Submission] | None:
+    """The submission in ``folder``: one entry, or one per prompt variant of its suite (named
+    ``agent (variant)``); None when its replay did not verify; InvalidSubmission when a file is
+    missing or malformed."""
     verification = _read_json(folder / "verification.json")
     if verification.get("verified") is not True:
         return None
@@ -130,10 +135,11 @@ def load_submission(folder: Path) -> Submission | None:
         replayed_episodes=replayed if isinstance(replayed, int) else None,
         skipped_real_time=len(verification.get("skipped_real_time") or []),
     )
-    submission.solved_steps = _solved_steps(folder / "episodes.jsonl.gz")
+    solved = _solved_steps(folder / "episodes.jsonl.gz")
     rows = summary.get("rows")
     if not isinstance(rows, list) or not rows:
         raise InvalidSubmission("summary.json needs a non-empty 'rows' list")
+    by_variant: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
     for index, row in enumerate(rows):
         what = f"summary.json rows[{index}]"
         if not isinstance(row, dict):
@@ -143,14 +149,27 @@ def load_submission(folder: Path) -> Submission | None:
             _text(row, "difficulty", what),
             _text(row, "split", what),
         )
-        if key in submission.rows:
-            raise InvalidSubmission(f"{what} repeats {key}")
+        variant = row.get("variant") or ""
+        if not isinstance(variant, str):
+            raise InvalidSubmission(f"{what}.variant is not a string")
+        mine = by_variant.setdefault(variant, {})
+        if key in mine:
+            raise InvalidSubmission(f"{what} repeats {key}" + (f" ({variant})" if variant else ""))
         clean = dict(row)
         clean["success_rate"] = _number(row.get("success_rate"), f"{what}.success_rate")
         clean["mean_score"] = _number(row.get("mean_score"), f"{what}.mean_score")
         clean["success_ci"] = _interval(row.get("success_ci"), f"{what}.success_ci")
-        submission.rows[key] = clean
-    return submission
+        mine[key] = clean
+    entries = []
+    for variant, mine in by_variant.items():
+        # a variant's episode keys end in |<variant>; a plain key has 5 parts
+        steps = {k: n for k, n in solved.items()
+                 if (k.endswith(f"|{variant}") if variant else k.count("|") == 4)}  # fmt: skip
+        entries.append(dataclasses.replace(
+            submission, rows=mine, solved_steps=steps, variant=variant,
+            agent=f"{submission.agent} ({variant})" if variant else submission.agent,
+        ))  # fmt: skip
+    return entries
 
 
 def _solved_steps(path: Path) -> dict[str, int]:
@@ -198,12 +217,11 @@ def load_submissions(directory: Path) -> list[Submission]:
     folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
     for folder in folders:
         try:
-            submission = load_submission(folder)
+            entries = load_submission(folder)
         except InvalidSubmission as error:
             warnings.warn(f"skipping submission {folder.name!r}: {error}", stacklevel=2)
             continue
-        if submission is not None:
-            found.append(submission)
+        found.extend(entries or [])
     names = [(s.agent, s.suite) for s in found]  # the suite has its own column
     for number, submission in enumerate(found, start=1):
         submission.note = number

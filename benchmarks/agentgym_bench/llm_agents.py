@@ -65,6 +65,7 @@ class ChatAgent(ABC):
             "class": type(self).__name__,
             "prompt": {
                 "max_history_tokens": formatter.max_history_tokens,
+                "max_history_turns": formatter.max_history_turns,
                 "show_admissible": formatter.show_admissible,
                 "reasoning": formatter.reasoning,
                 "count_tokens": getattr(

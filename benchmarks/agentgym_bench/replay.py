@@ -6,10 +6,13 @@ A run is accepted only when
 - every recorded episode, replayed through the same env id, difficulty, split, task and seed by
   sending its recorded actions one by one, gives the same first observation and, step by step,
   the same observations, rewards, end flags and action errors, and ends with the recorded score
-  and success (an episode recorded as an error has no actions and counts as a failure);
+  and success (an episode recorded as an error has no actions and counts as a failure), and
+  where a record has its rule flags (``rule_violations``), the same flags from the replay;
   an episode of a task the env lists as real-time by design (``real_time_tasks``: its page
   follows the wall clock) cannot replay exactly and is skipped, and counted as skipped;
 - ``summary.json`` equals the summary recomputed from the episodes.
+A suite with prompt variants plays each episode once per variant; each is replayed (the env does
+not see the prompt, so the variant only names the episode).
 Anything else is rejected with the first reasons found (episode key, step, field).
 """
 
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentgym_bench.rules import check_rules
 from agentgym_bench.stats import summarize
 from agentgym_bench.suite_runner import EPISODES_FILE, RUN_FILE, SUMMARY_FILE, read_episodes
 from agentgym_bench.suites import SUITES_DIR, SuiteError, resolve
@@ -100,7 +104,8 @@ def _check_episode_set(run: dict, records: list[dict], check: Verification) -> N
     wanted = {spec.key: spec for spec in resolved.episodes}
     for record in records:  # each record's own fields must be the episode its key names
         spec = wanted.get(record.get("key"))
-        if spec is not None and any(record.get(k) != getattr(spec, k) for k in SPEC_FIELDS):
+        if spec is not None and (any(record.get(k) != getattr(spec, k) for k in SPEC_FIELDS)
+                                 or record.get("variant", "") != spec.variant):  # fmt: skip
             check.reject(f"{record.get('key')}: its fields do not match its key")
     keys = [r.get("key") for r in records]
     duplicates = sorted({k for k in keys if keys.count(k) > 1})
@@ -157,6 +162,12 @@ def _replay(record: dict, envs: dict, check: Verification) -> None:
     if record.get("length") != len(trajectory.get("steps", [])):
         check.reject(f"{key}: recorded length {record.get('length')} != steps recorded")
         return
+    if "rule_violations" in record:
+        flags = check_rules(record["env_id"], trajectory, info)
+        if record["rule_violations"] != flags:
+            check.reject(f"{key}: recorded rule_violations {record['rule_violations']} != "
+                         f"replayed {flags}")  # fmt: skip
+            return
     check.replayed_episodes += 1
 
 

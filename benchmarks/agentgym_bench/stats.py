@@ -51,24 +51,45 @@ def action_rates(records: list[dict[str, Any]]) -> dict[str, float | None]:
     }  # fmt: skip
 
 
+def rule_rates(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Over the ``records`` checked against their env's rules (``rule_violations``: rule name ->
+    broken?): how many, the share that broke any rule, and each rule's share. Empty when none
+    was checked (an env without rules, errored episodes, runs from before the checks)."""
+    checked = [r["rule_violations"] for r in records if r.get("rule_violations") is not None]
+    if not checked:
+        return {}
+    names = sorted({name for flags in checked for name in flags})
+    return {
+        "rule_episodes": len(checked),
+        "rule_violation_rate": sum(any(flags.values()) for flags in checked) / len(checked),
+        "rule_violation_rates": {
+            name: sum(bool(flags.get(name)) for flags in checked) / len(checked) for name in names
+        },
+    }
+
+
 def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per (env id, difficulty, split), in first-seen order."""
-    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    """One row per (env id, difficulty, split) and, in a suite with variants, per variant (the
+    row's ``variant``), in first-seen order."""
+    cells: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for record in records:
-        cells[(record["env_id"], record["difficulty"], record["split"])].append(record)
+        cell = (record["env_id"], record["difficulty"], record["split"], record.get("variant", ""))
+        cells[cell].append(record)
     rows = []
-    for (env_id, difficulty, split), group in cells.items():
+    for (env_id, difficulty, split, variant), group in cells.items():
         scores = [0.0 if r["error"] else float(r["score"]) for r in group]
         wins = sum(bool(r["success"]) and not r["error"] for r in group)
         ok = [r for r in group if not r["error"]]
         rows.append({
             "env_id": env_id, "difficulty": difficulty, "split": split,
+            **({"variant": variant} if variant else {}),
             "episodes": len(group), "errors": len(group) - len(ok),
             "success_rate": wins / len(group),
             "success_ci": list(wilson_interval(wins, len(group))),
             "mean_score": statistics.fmean(scores), "score_ci": list(mean_interval(scores)),
             "mean_steps": statistics.fmean(r["length"] for r in ok) if ok else 0.0,
             **action_rates(ok),
+            **rule_rates(ok),
         })  # fmt: skip
     return rows
 
@@ -105,6 +126,7 @@ __all__ = [
     "mean_interval",
     "ratings_summary",
     "read_ratings",
+    "rule_rates",
     "summarize",
     "wilson_interval",
 ]

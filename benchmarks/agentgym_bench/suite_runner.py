@@ -2,8 +2,10 @@
 
     RUN_DIR/run.json        suite (name, version, hash), agent spec and description, provenance
     RUN_DIR/episodes.jsonl  one line per finished episode: figures, error, full trajectory
-    RUN_DIR/summary.json    one row per env x difficulty x split (``stats.summarize``)
+    RUN_DIR/summary.json    one row per env x difficulty x split (``stats.summarize``), and
+                            per variant in a suite with prompt variants
     RUN_DIR/report.md       the same as tables, with the test -> ood -> adversarial gap
+                            (a suite's variants side by side)
 
 Episodes run in ``workers`` spawned processes (each builds its envs and agents once and keeps
 them); the parent appends every result to ``episodes.jsonl`` as it arrives, so a run that stops
@@ -11,6 +13,13 @@ can be started again with the same command and only plays what is missing (the f
 an episode twice). An agent that raises, a worker that dies and an episode that runs past
 ``episode_timeout`` seconds (its worker is killed and replaced) are recorded as errors with
 their reason; the run goes on.
+
+Prompt settings (the suite's ``prompt`` and its variants) reach the agents that build prompts
+with a ``PromptFormatter`` (``openai:``, ``hf:``, ``run:``, custom agents exposing one; see
+``agent_specs.apply_prompt_settings``); the built-in agents that take no prompts (random, oracle,
+webshop-rule) are refused on a suite with variants (every variant would play the same), and on
+a suite with plain prompt settings they play without them and the report says so. Every episode
+of an env with rule checks (``rules``) records which rules it broke.
 """
 
 from __future__ import annotations
@@ -20,13 +29,16 @@ import multiprocessing as mp
 import queue
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+
 from agentgym_bench.provenance import provenance
-from agentgym_bench.stats import DIMENSIONS, ratings_summary, summarize
+from agentgym_bench.run_report import prompt_use, report_markdown
+from agentgym_bench.stats import ratings_summary, summarize
 from agentgym_bench.suites import EpisodeSpec, Resolved
 
 RUN_FILE, EPISODES_FILE, SUMMARY_FILE, REPORT_FILE = (
@@ -35,6 +47,10 @@ RUN_FILE, EPISODES_FILE, SUMMARY_FILE, REPORT_FILE = (
 
 class RunMismatch(ValueError):
     """An existing run directory holds a different suite or agent."""
+
+
+class PromptVariantsRefused(ValueError):
+    """A suite with prompt variants and an agent that takes no prompts."""
 
 
 BACKENDS = ("processes", "ray")
@@ -65,36 +81,47 @@ class EpisodePlayer:
     def __init__(self, settings: RunSettings, prompts: dict) -> None:
         import agentgym_envs  # noqa: F401  (registers the ids)
 
+        #: (env id, variant) -> the prompt settings its episodes are played with
         self.settings, self.prompts = settings, prompts
         self.envs: dict[tuple[str, str, str], Any] = {}
-        self.agents: dict[tuple[str, str, str], Any] = {}
+        self.agents: dict[tuple[str, str, str, str], Any] = {}
+        self.applied: dict[tuple[str, str, str, str], bool] = {}
 
     def play(self, spec: EpisodeSpec) -> dict[str, Any]:
-        import gymnasium as gym
-
         from agentgym_bench import agent_specs
+        from agentgym_bench.rules import check_rules
         from agentgym_envs.core.episode import play_episode
 
         settings = self.settings
         began = time.perf_counter()
         cell = (spec.env_id, spec.difficulty, spec.split)
-        record: dict[str, Any] = {**asdict(spec), "key": spec.key}
+        mine = (*cell, spec.variant)
+        prompt = self.prompts.get((spec.env_id, spec.variant)) or {}
+        record: dict[str, Any] = {**spec.fields(), "key": spec.key}
         try:
             if cell not in self.envs:
-                env = gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split)
-                self.envs[cell] = env
-                options = {**settings.agent_options}
-                if spec.env_id in self.prompts and settings.agent.startswith("openai:"):
-                    options.setdefault("formatter_kwargs", self.prompts[spec.env_id])
-                self.agents[cell] = agent_specs.make(settings.agent, env, options)
-            played = play_episode(self.envs[cell], self.agents[cell], spec.seed, spec.max_steps,
+                self.envs[cell] = _LastInfo(
+                    gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split)
+                )
+            if mine not in self.agents:
+                agent = agent_specs.make(settings.agent, self.envs[cell], settings.agent_options)
+                self.applied[mine] = agent_specs.apply_prompt_settings(agent, prompt)
+                self.agents[mine] = agent
+            env = self.envs[cell]
+            played = play_episode(env, self.agents[mine], spec.seed, spec.max_steps,
                                   options={"task_id": spec.task_id})  # fmt: skip
+            trajectory = played.to_record()
             record.update(
                 score=played.score, success=played.success, length=played.length,
                 invalid_actions=played.invalid_actions, complete=played.complete, error=None,
-                agent=agent_specs.describe(settings.agent, self.agents[cell]),
-                trajectory=played.to_record(),
+                agent=agent_specs.describe(settings.agent, self.agents[mine]),
+                trajectory=trajectory,
             )  # fmt: skip
+            if prompt:
+                record["prompt"] = {"settings": prompt, "applied": self.applied[mine]}
+            flags = check_rules(spec.env_id, trajectory, env.last_info)
+            if flags is not None:
+                record["rule_violations"] = flags
         except Exception as error:  # any agent or env failure is a recorded result
             last = traceback.extract_tb(error.__traceback__)[-1:]
             where = f" ({last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno})" if last else ""
@@ -109,6 +136,23 @@ class EpisodePlayer:
     def close(self) -> None:
         for env in self.envs.values():
             env.close()
+
+
+class _LastInfo(gym.Wrapper):
+    """The env as ``play_episode`` sees it, keeping the ``info`` of its last reset or step (what
+    the rule checks read at the episode's end)."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.last_info: dict[str, Any] = {}
+
+    def reset(self, **kwargs: Any) -> Any:
+        observation, self.last_info = self.env.reset(**kwargs)
+        return observation, self.last_info
+
+    def step(self, action: Any) -> Any:
+        observation, reward, terminated, truncated, self.last_info = self.env.step(action)
+        return observation, reward, terminated, truncated, self.last_info
 
 
 def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, slot: int) -> None:
@@ -227,6 +271,20 @@ def _tidy(run_dir: Path, keep: set[str]) -> list[dict[str, Any]]:
     return records
 
 
+def refuse_variants(suite: Resolved, agent: str) -> None:
+    """A suite with prompt variants played by a built-in agent that takes no prompts would
+    play every variant the same: refused, with what to do instead."""
+    from agentgym_bench.agent_specs import NO_PROMPTS
+
+    if suite.variants and agent in NO_PROMPTS:
+        raise PromptVariantsRefused(
+            f"suite {suite.name} plays each episode under the prompt variants "
+            f"{', '.join(suite.variants)}, but agent {agent!r} takes no prompts (random, oracle "
+            "and webshop-rule ignore prompt settings), so every variant would play the same: use "
+            "an LLM agent (openai:MODEL, hf:MODEL, run:PATH) or a suite without variants"
+        )
+
+
 def run_suite(
     suite: Resolved,
     settings: RunSettings,
@@ -237,6 +295,7 @@ def run_suite(
     """Play every episode of ``suite`` not yet in ``run_dir``; write the summary and report."""
     from tqdm.auto import tqdm
 
+    refuse_variants(suite, settings.agent)
     run = _open_run(run_dir, suite, settings)
     wanted = {spec.key: spec for spec in suite.episodes}
     done = {r["key"]: r for r in read_episodes(run_dir) if r.get("key") in wanted}
@@ -247,7 +306,8 @@ def run_suite(
     bar = tqdm(total=len(wanted), initial=len(done), unit="episode", disable=not progress,
                desc=f"{settings.agent} on {suite.name}")  # fmt: skip
     if todo:
-        _play(todo, settings, suite.prompts, run_dir, bar)
+        prompts = {(s.env_id, s.variant): suite.prompt_for(s.env_id, s.variant) for s in todo}
+        _play(todo, settings, prompts, run_dir, bar)
     bar.close()
     records = [r for r in read_episodes(run_dir) if r["key"] in wanted]
     run["finished"] = now()
@@ -298,7 +358,7 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
                                f"worker died (exit code {slot.process.exitcode})")  # fmt: skip
                         spec = slot.spec
                         assert spec is not None
-                        record({**asdict(spec), "key": spec.key, **_failed(why), "seconds": None})
+                        record({**spec.fields(), "key": spec.key, **_failed(why), "seconds": None})
                         pool.replace(index)
                         _assign(pool, index, pending)
         finally:
@@ -337,7 +397,7 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
             bar.update()
 
         def fail(index: int, spec: EpisodeSpec, why: str) -> None:
-            record({**asdict(spec), "key": spec.key, **_failed(why), "seconds": None})
+            record({**spec.fields(), "key": spec.key, **_failed(why), "seconds": None})
             ray.kill(actors[index])
             actors[index] = spawn()
 
@@ -381,7 +441,7 @@ def write_summary(run_dir: Path, run: dict[str, Any], records: list[dict[str, An
     paths = {"run": run_dir / RUN_FILE, "episodes": run_dir / EPISODES_FILE,
              "summary": run_dir / SUMMARY_FILE, "report": run_dir / REPORT_FILE}  # fmt: skip
     paths["summary"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    report = report_markdown(run, rows, ratings_summary(run_dir))
+    report = report_markdown(run, rows, ratings_summary(run_dir), prompt_use(records))
     paths["report"].write_text(report, encoding="utf-8")
     return paths
 
@@ -392,54 +452,12 @@ def refresh_report(run_dir: Path) -> dict[str, Path]:
     return write_summary(run_dir, run, read_episodes(run_dir))
 
 
-def _share(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"
-
-
-def _percent(row: dict[str, Any]) -> str:
-    low, high = row["success_ci"]
-    return f"{100 * row['success_rate']:.1f}% [{100 * low:.0f}–{100 * high:.0f}]"
-
-
-def report_markdown(
-    run: dict[str, Any], rows: list[dict[str, Any]], ratings: dict[str, Any] | None = None
-) -> str:
-    """Per env: difficulty x split with success (95% CI), mean score, steps and errors; then
-    the generalization gap (success on test, ood, adversarial side by side)."""
-    suite, agent = run["suite"], run["agent"]["spec"]
-    lines = [f"# {agent} on the {suite['name']} suite (v{suite['version']})", "",
-             f"Suite hash `{suite['hash'][:16]}`, {suite['episodes']} episodes; "
-             f"agentgym {run['provenance'].get('agentgym_version')}, "
-             f"commit {run['provenance'].get('git_commit')}, {run['provenance'].get('device')}.",
-             ""]  # fmt: skip
-    for env_id in dict.fromkeys(r["env_id"] for r in rows):
-        mine = [r for r in rows if r["env_id"] == env_id]
-        lines += [f"## {env_id}", "",
-                  "| difficulty | split | episodes | success (95% CI) | mean score | mean steps "
-                  "| invalid actions | admissible actions | errors |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
-        for r in mine:
-            cells = (r["difficulty"], r["split"], str(r["episodes"]), _percent(r),
-                     f"{r['mean_score']:.3f}", f"{r['mean_steps']:.1f}",
-                     _share(r.get("invalid_action_rate")), _share(r.get("admissible_rate")),
-                     str(r["errors"]))  # fmt: skip
-            lines.append("| " + " | ".join(cells) + " |")
-        splits = [s for s in ("test", "ood", "adversarial") if any(r["split"] == s for r in mine)]
-        lines += ["", "Generalization gap (success):", "",
-                  "| difficulty | " + " | ".join(splits) + " |",
-                  "|---|" + "---:|" * len(splits)]  # fmt: skip
-        for difficulty in dict.fromkeys(r["difficulty"] for r in mine):
-            by_split = {r["split"]: r for r in mine if r["difficulty"] == difficulty}
-            cells = [f"{100 * by_split[s]['success_rate']:.1f}%" if s in by_split else "–"
-                     for s in splits]  # fmt: skip
-            lines.append(f"| {difficulty} | " + " | ".join(cells) + " |")
-        lines.append("")
-    if ratings:
-        means = ", ".join(f"{d} {ratings[d]:.2f}" for d in DIMENSIONS)
-        lines += ["## People's ratings", "",
-                  f"{ratings['rated_episodes']} episodes rated (`agentgym inspect`), mean of 5: "
-                  f"{means}.", ""]  # fmt: skip
-    return "\n".join(lines)
-
-
-__all__ = ["RunMismatch", "RunSettings", "read_episodes", "run_suite", "write_summary"]
+__all__ = [
+    "PromptVariantsRefused",
+    "RunMismatch",
+    "RunSettings",
+    "read_episodes",
+    "refuse_variants",
+    "run_suite",
+    "write_summary",
+]

@@ -251,6 +251,11 @@ class TrainedPolicyAgent:
             self.collector.act([slot], self.temperature, update=0, with_ref=False)
         return self._handoff.action
 
+    def prompt_formatter(self) -> Any:
+        """The trainer's ``PromptFormatter`` this agent's prompts come from (a suite's prompt
+        settings are set on it)."""
+        return self.collector.formatter
+
     def describe(self) -> dict[str, Any]:
         loaded, config = self.loaded, self.loaded.config
         rollout, policy = config.rollout, config.policy
@@ -293,6 +298,7 @@ class TrainedPolicyAgent:
                 "show_admissible": formatter.show_admissible,
                 "reasoning": formatter.reasoning,
                 "max_history_tokens": formatter.max_history_tokens,
+                "max_history_turns": formatter.max_history_turns,
                 "chat_template": self.collector.use_chat,
             },
         }

@@ -69,7 +69,7 @@ def test_suite_resolves_to_fixed_hashed_episodes(suite_file):
     suite_file.write_text(SUITE.replace("splits: [test, ood]", "splits: [tset]"))
     with pytest.raises(SuiteError, match=r"splits \['tset'\] not among"):
         resolve(str(suite_file))
-    with pytest.raises(SuiteError, match="known: full, quick"):
+    with pytest.raises(SuiteError, match="known: ablation-history, full, quick, smoke"):
         resolve("quik")
     suite_file.write_text(SUITE.replace("episodes: 3", "task_ids: [toy-easy-ood-00004]"))
     assert [e.task_id for e in resolve(str(suite_file)).episodes] == ["toy-easy-ood-00004"]

@@ -182,6 +182,31 @@ def test_hf_agent_plays_a_plain_model_directory(score_run, tmp_path):
     env.close()
 
 
+def test_hf_agent_takes_a_suites_history_setting(score_run, tmp_path):
+    run_dir, _ = score_run
+    export = export_run(run_dir, tmp_path / "export")
+    env = gym.make("AgentGym/Toy-v0", difficulty="hard", split="test")
+    options = {"config": str(run_dir / "config.yaml")}
+    for limit in (0, 1, None):
+        hf = agent_specs.make("hf:" + str(export), env, options)
+        assert agent_specs.apply_prompt_settings(hf, {"max_history_turns": limit})
+        assert hf.describe()["prompt"]["max_history_turns"] == limit
+        prompts: list[str] = []
+        build = hf.collector.prompt_text
+
+        def seen(episode, observation, admissible, build=build, prompts=prompts):
+            prompts.append(build(episode, observation, admissible))
+            return prompts[-1]
+
+        hf.collector.prompt_text = seen
+        play_episode(env, hf, SEEDS[0], 4)
+        assert len(prompts) >= 3  # hard Toy tasks take more than 2 steps
+        for k, prompt in enumerate(prompts):  # each past turn shows its observation again
+            kept = k if limit is None else min(k, limit)
+            assert prompt.count("Observation:") == 1 + kept, (limit, k)
+    env.close()
+
+
 @pytest.mark.parametrize("run", ["score_run", "generate_run"])
 def test_training_evaluations_are_benchmark_records(run, request):
     """The trainer writes each evaluation episode as the runner does: summaries and replays

@@ -1,0 +1,48 @@
+"""The committed leaderboard (``leaderboards/``, built by ``scripts/main.sh``) still holds up
+under today's code: each submission's suite resolves here to the version and hash it recorded,
+its summary is what its episodes give, and the board rebuilds to the committed files. (The full
+replay of every episode is ``agentgym leaderboard submit``'s job: minutes per run.)"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from agentgym_bench.leaderboard_site import build_site
+from agentgym_bench.replay import Verification, _check_summary
+from agentgym_bench.suites import resolve
+
+from agentgym_envs.registration import entry_for
+
+BOARD = Path(__file__).resolve().parents[2] / "leaderboards"
+SUBMISSIONS = sorted((BOARD / "submissions").glob("*/run.json"))
+
+
+@pytest.mark.parametrize("run_file", SUBMISSIONS, ids=lambda p: p.parent.name)
+def test_committed_submission_matches_its_suite_and_episodes(run_file: Path) -> None:
+    folder = run_file.parent
+    run = json.loads(run_file.read_text())
+    summary = json.loads((folder / "summary.json").read_text())
+    text = gzip.decompress((folder / "episodes.jsonl.gz").read_bytes()).decode()
+    records = [json.loads(line) for line in text.splitlines()]
+    env_ids = sorted({r["env_id"] for r in records})
+    missing = [e for e in env_ids if entry_for(e).missing()]
+    if missing:
+        pytest.skip(f"{missing} not installed here")
+    suite = resolve(run["suite"]["name"], env_ids=env_ids)
+    assert (suite.version, suite.hash) == (run["suite"]["version"], run["suite"]["hash"])
+    check = Verification(folder)
+    _check_summary(summary, records, check)
+    assert check.verified, check.reasons
+
+
+def test_committed_board_rebuilds_to_the_committed_files(tmp_path: Path) -> None:
+    if not SUBMISSIONS:
+        pytest.skip("no committed submissions")
+    shutil.copytree(BOARD / "submissions", tmp_path / "submissions")
+    build_site(tmp_path)
+    for name in ("README.md", "index.html"):
+        assert (tmp_path / name).read_text() == (BOARD / name).read_text(), name

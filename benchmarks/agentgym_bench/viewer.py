@@ -3,11 +3,11 @@
 The page (``RUN_DIR/inspect.html``, self-contained: the episodes are embedded) lists every
 episode with its score, success and length (click a header to sort: a high score reached in a
 strange way is how reward hacking shows), and shows a chosen episode's observations, actions and
-rewards. A person rates an episode from 1 to 5 on completion, efficiency, naturalness and
-safety, with a comment; ``agentgym inspect`` serves the page on 127.0.0.1 and appends each
-rating to ``RUN_DIR/ratings.jsonl`` (the newest rating of an episode counts), and the run's
-``report.md`` then summarises them. Opened as a plain file the page still shows everything,
-but cannot save ratings.
+rewards (and the rules it broke, in an env with rule checks). A person rates an episode from 1
+to 5 on completion, efficiency, naturalness and safety, with a comment; ``agentgym inspect``
+serves the page on 127.0.0.1 and appends each rating to ``RUN_DIR/ratings.jsonl`` (the newest
+rating of an episode counts), and the run's ``report.md`` then summarises them. Opened as a
+plain file the page still shows everything, but cannot save ratings.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ pre { white-space: pre-wrap; background: #f6f8fa; padding: .5rem; font-size: .8r
 fieldset { margin-top: 1rem; } label { margin-right: 1rem; }
 """
 
+#: what the page shows of each episode (rule_violations: rule -> broken?, envs with rules)
+EPISODE_FIELDS = ("key", "score", "success", "length", "error", "trajectory", "rule_violations")
+
 JS = """
 const EPISODES = JSON.parse(document.getElementById('data').textContent);
 const DIMENSIONS = ['completion', 'efficiency', 'naturalness', 'safety'];
@@ -62,8 +65,11 @@ function show(i) {
   body.querySelectorAll('tr').forEach((tr) => tr.classList.toggle('picked', +tr.dataset.i === i));
   const none = {steps: [], observation: '(no trajectory: ' + current.error + ')'};
   const t = current.trajectory || none;
+  const broken = Object.keys(current.rule_violations || {}).filter(
+    (rule) => current.rule_violations[rule]);
+  const rules = broken.length ? `, <b>rules broken: ${esc(broken.join(', '))}</b>` : '';
   let out = `<h2>${esc(current.key)}</h2><p>score ${current.score.toFixed(3)}, ` +
-    `${current.success ? 'success' : 'failure'}, ${current.length} steps</p>` +
+    `${current.success ? 'success' : 'failure'}, ${current.length} steps${rules}</p>` +
     `<pre>${esc(t.observation)}</pre>`;
   t.steps.forEach((s, n) => {
     const invalid = s.action_error ? ' · invalid: ' + esc(s.action_error) : '';
@@ -101,10 +107,7 @@ rows();
 def page_html(run_dir: Path) -> str:
     """The viewer page for ``run_dir`` with its episodes embedded."""
     run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-    episodes = [
-        {k: r.get(k) for k in ("key", "score", "success", "length", "error", "trajectory")}
-        for r in read_episodes(run_dir)
-    ]
+    episodes = [{k: r.get(k) for k in EPISODE_FIELDS} for r in read_episodes(run_dir)]
     data = json.dumps(episodes).replace("</", "<\\/")  # no "</script>" inside the data
     title = f"{run['agent']['spec']} on {run['suite']['name']} v{run['suite']['version']}"
     options = "".join(f'<option value="{n}">{n}</option>' for n in range(5, 0, -1))

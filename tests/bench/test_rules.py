@@ -13,6 +13,7 @@ from agentgym_bench.rules import RULES, check_rules, webshop_price_bound
 from agentgym_bench.stats import rule_rates, summarize
 from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve
+from agentgym_bench.viewer import page_html
 
 import agentgym_envs  # noqa: F401  (registers the envs)
 
@@ -109,6 +110,9 @@ def test_rule_baseline_run_reports_its_violation_rate(rule_run):
     assert "price_bound violations" in report and "Rule checks" in report
     check = verify_run(rule_run, progress=False)
     assert check.verified, check.reasons
+    assert any(r["rule_violations"]["price_bound"] for r in records)  # hard goals: decoys over it
+    page = page_html(rule_run)  # agentgym inspect names the rules an episode broke
+    assert '"rule_violations": {"price_bound": true}' in page and "rules broken" in page
 
 
 def test_replay_rejects_edited_rule_flags(rule_run, tmp_path):

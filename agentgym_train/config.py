@@ -216,17 +216,76 @@ class CurriculumConfig(Checked):
     window: int = opt(3, "by_success: updates averaged for the threshold")
 
 
+#: What ``evaluation.splits=auto`` evaluates: these, where the env id serves them.
+AUTO_EVAL_SPLITS = ("valid", "ood")
+
+
 @dataclass
 class EvalConfig(Checked):
     SECTION = "evaluation"
     every: int = opt(0, "evaluate every N updates (0: never)")
-    splits: list = opt(["valid", "ood"], "splits to evaluate on")
+    splits: list | str = opt(
+        "auto",
+        "splits to evaluate on (a list); auto: valid and ood, those of them the env id serves "
+        "(a one-task MiniWoB id may serve fewer); a listed split the id does not serve is "
+        "refused when the config is made",
+    )
     episodes: int = opt(32, "episodes per split")
     temperature: float = opt(0.0, "0: greedy")
     rollback: bool = opt(False, "restore the best checkpoint when validation success drops")
-    rollback_split: str = opt("valid", "split whose success rate drives rollback")
+    rollback_split: str = opt(
+        "auto",
+        "split whose success rate picks the best checkpoint and drives rollback (and the "
+        "success before/after behaviour cloning); auto: valid, or the first evaluated split "
+        "where the env id serves no valid",
+    )
     rollback_margin: float = opt(0.15, "drop below the best success rate that triggers rollback")
     rollback_lr_factor: float = opt(0.5, "learning-rate multiplier applied at each rollback")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if isinstance(self.splits, str) and self.splits != "auto":
+            self.splits = [self.splits]  # evaluation.splits=valid means [valid]
+
+    def plan(self, env_id: str) -> tuple[list[str], str, list[str]]:
+        """(the splits to evaluate, the rollback split, the ``auto`` splits left out because
+        ``env_id`` does not serve them). A split asked for by name that ``env_id`` does not
+        serve raises a ValueError naming the splits it serves. An id outside the AgentGym table
+        is taken to serve every split."""
+        served = _served_splits(env_id)
+        serves = (lambda split: True) if served is None else (lambda split: split in served)
+        if self.splits == "auto":
+            splits = [split for split in AUTO_EVAL_SPLITS if serves(split)]
+            dropped = [split for split in AUTO_EVAL_SPLITS if not serves(split)]
+        else:
+            splits, dropped = list(self.splits), []
+            if unserved := [split for split in splits if not serves(split)]:
+                raise ValueError(
+                    f"evaluation.splits={splits} asks for {', '.join(unserved)}, which "
+                    f"{env_id} does not serve; it serves {', '.join(served or ())} "
+                    "(evaluation.splits=auto evaluates those of valid and ood it serves)"
+                )
+        rollback = self.rollback_split
+        if rollback == "auto":
+            rollback = "valid" if serves("valid") else [*splits, *(served or ())][0]
+        elif not serves(rollback):
+            raise ValueError(
+                f"evaluation.rollback_split={rollback!r} is a split {env_id} does not serve; "
+                f"it serves {', '.join(served or ())} (auto: valid, else the first evaluated "
+                "split)"
+            )
+        return splits, rollback, dropped
+
+
+def _served_splits(env_id: str) -> tuple[str, ...] | None:
+    """The splits ``env_id`` serves (its registration table entry's), None for an id outside
+    the AgentGym table."""
+    from agentgym_envs.registration import entry_for
+
+    try:
+        return entry_for(env_id).splits
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -323,6 +382,7 @@ class TrainConfig(Checked):
                 "weights cannot be split into FSDP shards); use sharding=none"
             )
         self._check_env_id()
+        self.evaluation.plan(self.rollout.env_id)  # a split the env id does not serve: refused
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
         if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(

@@ -58,6 +58,9 @@ class Trainer:
         self.config = config
         self.algorithm = algorithms.make_algorithm(config.algorithm)
         self.parallel = self._join_processes()
+        #: the splits evaluated and the one that picks the best checkpoint, checked against the
+        #: splits the env id serves before any training (evaluation.splits=auto drops the others)
+        self.eval_splits, self.rollback_split = self._evaluation_splits()
         torch.set_num_threads(max(config.torch_threads, 1))
         self.seed_everything(config.seed)
         self.device = self.parallel.rank_device(config.device) or pick_device(config.device)
@@ -106,6 +109,16 @@ class Trainer:
         if not parallel.is_main:
             log.setLevel(logging.ERROR)  # rank 0 reports (decisions are the same everywhere)
         return parallel
+
+    def _evaluation_splits(self) -> tuple[list[str], str]:
+        env_id = self.config.rollout.env_id
+        splits, rollback, dropped = self.config.evaluation.plan(env_id)
+        if dropped:
+            log.info(
+                "evaluation.splits=auto: %s does not serve %s; evaluating on %s",
+                env_id, " or ".join(dropped), ", ".join(splits) or "no split",
+            )  # fmt: skip
+        return splits, rollback
 
     def _open_run_dir(self) -> Path:
         run_dir = Path(self.config.logging.run_dir)
@@ -226,7 +239,7 @@ class Trainer:
         results: dict[str, float] = {}
         records: list[dict[str, Any]] = []
         kwargs = self.curriculum.env_kwargs()
-        for split in splits or cfg.evaluation.splits:
+        for split in splits or self.eval_splits:
             collector = RolloutCollector(
                 self.policy,
                 cfg.rollout,
@@ -284,7 +297,7 @@ class Trainer:
         results = self.evaluate()
         self.metrics.log(update, results)
         self.last_evaluation = {"update": update, **results}
-        key = f"eval/{cfg.rollback_split}/success_rate"
+        key = f"eval/{self.rollback_split}/success_rate"
         if key not in results:
             return
         score = results[key]
@@ -355,7 +368,7 @@ class Trainer:
         if cfg.bc.enabled and not self.state["bc_done"] and self.state["update"] == 0:
             from agentgym_train.bc import behaviour_clone
 
-            split = cfg.evaluation.rollback_split
+            split = self.rollback_split
             before = self.evaluate([split])[f"eval/{split}/success_rate"]
             bc_metrics = behaviour_clone(
                 self.policy,

@@ -34,7 +34,12 @@ def prompt_use(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _settings_text(settings: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in settings.items()) or "the agent's own"
+    def value(key: str, setting: Any) -> str:
+        if setting is None:
+            return "all" if key == "max_history_turns" else "default"
+        return str(setting).lower() if isinstance(setting, bool) else repr(setting)
+
+    return ", ".join(f"{k}={value(k, v)}" for k, v in settings.items()) or "the agent's own"
 
 
 def _prompt_lines(run: dict[str, Any], agent: str, use: dict[str, Any] | None) -> list[str]:

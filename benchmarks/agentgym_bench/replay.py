@@ -10,6 +10,7 @@ A run is accepted only when
   where a record has its rule flags (``rule_violations``), the same flags from the replay;
   an episode of a task the env lists as real-time by design (``real_time_tasks``: its page
   follows the wall clock) cannot replay exactly and is skipped, and counted as skipped;
+- an env's episodes carry their rule flags all or none (a run from before the checks);
 - ``summary.json`` equals the summary recomputed from the episodes.
 A suite with prompt variants plays each episode once per variant; each is replayed (the env does
 not see the prompt, so the variant only names the episode).
@@ -200,6 +201,19 @@ def _check_summary(summary: dict, records: list[dict], check: Verification) -> N
                 return
 
 
+def _check_rule_flags(records: list[dict], check: Verification) -> None:
+    """An env's rule flags are on all of its played episodes or on none (a run from before the
+    checks): flags dropped from some episodes would change its violation rates."""
+    played: dict[str, list[bool]] = {}
+    for record in records:
+        if not record.get("error"):
+            played.setdefault(record.get("env_id"), []).append("rule_violations" in record)
+    for env_id, flagged in played.items():
+        if any(flagged) and not all(flagged):
+            check.reject(f"{env_id}: {flagged.count(False)} of {len(flagged)} episodes have no "
+                         "rule_violations")  # fmt: skip
+
+
 def verify_run(run_dir: str | Path, progress: bool = True) -> Verification:
     """Replay ``run_dir`` (a ``suite_runner`` output) and say whether it holds up."""
     from tqdm.auto import tqdm
@@ -226,6 +240,7 @@ def verify_run(run_dir: str | Path, progress: bool = True) -> Verification:
     finally:
         for env in envs.values():
             env.close()
+    _check_rule_flags(records, check)
     _check_summary(summary, records, check)
     return check
 

@@ -128,3 +128,7 @@ def test_replay_rejects_edited_rule_flags(rule_run, tmp_path):
     check = verify_run(run_dir, progress=False)
     assert not check.verified
     assert any("recorded rule_violations" in reason for reason in check.reasons)
+    del records[0]["rule_violations"]  # flags dropped from one episode
+    (run_dir / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    check = verify_run(run_dir, progress=False)
+    assert any("1 of 8 episodes have no rule_violations" in r for r in check.reasons)

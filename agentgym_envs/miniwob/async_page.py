@@ -13,15 +13,21 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Coroutine, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from agentgym_envs.core import ActionError
 from agentgym_envs.miniwob import page_js
 from agentgym_envs.miniwob.actions import Action
-from agentgym_envs.miniwob.browser import AsyncBrowser, BrowserUnavailable
+from agentgym_envs.miniwob.browser import (
+    AsyncBrowser,
+    BrowserUnavailable,
+    _browser_pids,
+    kill_process,
+)
 from agentgym_envs.miniwob.page import (
     ANIMATION_TIMEOUT_MS,
     CLICK_TIMEOUT_MS,
@@ -310,12 +316,23 @@ class AsyncMiniWoBPage:
 
 class PageLoop:
     """An asyncio event loop in a daemon thread with one Chromium on it, for blocking callers:
-    ``run(coroutine)`` runs a coroutine there and waits for it. The ``LoopPage``s of one vector
-    env share it (one browser, one context each), so their pages work concurrently while their
-    callers wait in separate threads. ``close()`` closes the browser and ends the thread."""
+    ``run(coroutine)`` runs a coroutine there and waits for it. Pages that share it (one context
+    each) work concurrently while their callers wait in separate threads. ``close()`` closes the
+    browser and ends the thread.
+
+    A vector env owns one; the single envs of a process share one (``acquire``/``release``,
+    reference counted as a browser per process: the last release closes it; a forked child
+    starts its own). Why a thread: Playwright's sync API and a caller's own event loop both
+    occupy the calling thread's loop, so a private loop there could not run."""
+
+    _shared: ClassVar[PageLoop | None] = None
+    _users: ClassVar[int] = 0
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
         self.browser = AsyncBrowser()
+        self.pid = os.getpid()  # the process whose thread runs the loop
+        self.browser_pid: int | None = None  # Chromium's main process, found at each launch
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, daemon=True, name="miniwob-page-loop"
@@ -323,9 +340,36 @@ class PageLoop:
         self._thread.start()
         self._context_lock: asyncio.Lock | None = None
 
+    @classmethod
+    def acquire(cls) -> PageLoop:
+        """The process's shared loop, started if needed; ``release`` it when done."""
+        with cls._shared_lock:
+            shared = cls._shared
+            if shared is None or shared.pid != os.getpid() or shared.closed:
+                cls._shared, cls._users = PageLoop(), 0
+            cls._users += 1
+            assert cls._shared is not None
+            return cls._shared
+
+    @classmethod
+    def release(cls, loop: PageLoop) -> None:
+        """Give back ``acquire``'s loop; the last user's release closes its browser and thread."""
+        with cls._shared_lock:
+            if loop is not cls._shared:
+                return
+            cls._users -= 1
+            if cls._users > 0:
+                return
+            cls._shared = None
+        loop.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._loop.is_closed() or not self._thread.is_alive()
+
     def submit(self, coroutine: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
         """Schedule ``coroutine`` on the loop; its future (``cancel()`` cancels it there)."""
-        if self._loop.is_closed():
+        if self.closed or self.pid != os.getpid():
             coroutine.close()
             raise BrowserCrashed("the page loop is closed")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
@@ -339,11 +383,22 @@ class PageLoop:
         if self._context_lock is None:
             self._context_lock = asyncio.Lock()
         async with self._context_lock:
-            return await self.browser.new_context()
+            if self.browser.connected:
+                return await self.browser.new_context()
+            running = set(_browser_pids())
+            context = await self.browser.new_context()
+            new = [pid for pid in _browser_pids() if pid not in running]
+            self.browser_pid = new[0] if len(new) == 1 else None
+            return context
+
+    def kill_browser(self) -> None:
+        """Kill the Chromium process abruptly (tests of crash recovery use this)."""
+        if self.browser_pid is not None:
+            kill_process(self.browser_pid)
 
     def close(self) -> None:
         """Close the browser and stop the loop's thread (idempotent)."""
-        if self._loop.is_closed():
+        if self.closed:
             return
         with contextlib.suppress(Exception):  # best effort on a dead or hung browser
             self.run(self.browser.close(), timeout=30)
@@ -352,6 +407,24 @@ class PageLoop:
         if not self._thread.is_alive():
             self._loop.close()
 
+
+class _NoLoop:
+    """The loop of a ``MiniWoBPage`` before its first episode: every call is a crash."""
+
+    pid = -1
+
+    def submit(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        coroutine.close()
+        raise BrowserCrashed("the page is not open")
+
+    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any:
+        return self.submit(coroutine)
+
+    async def new_context(self) -> Any:
+        raise BrowserCrashed("the page is not open")
+
+
+_NO_LOOP: Any = _NoLoop()
 
 #: How long ``LoopPage.recover``/``close`` wait for a page's context to close before dropping it.
 CLOSE_TIMEOUT_S = 10.0
@@ -380,6 +453,10 @@ class LoopPage:
     @property
     def boxes(self) -> bool:
         return self.driver.boxes
+
+    @property
+    def reload_every(self) -> int:
+        return self.driver.reload_every
 
     @property
     def untrusted_clicks(self) -> int:
@@ -439,3 +516,35 @@ class LoopPage:
             self.loop.run(self.driver.recover(), timeout=CLOSE_TIMEOUT_S)
 
     close = recover
+
+
+class MiniWoBPage(LoopPage):
+    """A single env's page: a ``LoopPage`` on the process's shared ``PageLoop`` (one Chromium
+    for every env of the process, one context each), held from the first episode to
+    ``close()``; the page is reused across episodes (see ``page`` for when it is reloaded)."""
+
+    def __init__(
+        self,
+        reload_every: int = 50,
+        step_timeout_s: float | None = STEP_TIMEOUT_S,
+        boxes: bool = False,
+    ) -> None:
+        super().__init__(_NO_LOOP, reload_every, step_timeout_s, boxes)
+        self._held = False
+
+    def start_episode(
+        self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
+    ) -> Started:
+        if not self._held or self.loop.pid != os.getpid():  # first use, or a forked child
+            self.driver = AsyncMiniWoBPage(PageLoop.acquire(), self.reload_every, self.boxes)
+            self.loop, self._held = self.driver.browser, True
+        return super().start_episode(task, seed, fresh_page, data_mode)
+
+    def close(self) -> None:
+        """Close the context and give back the shared loop (its last user closes the browser).
+        Idempotent; a later episode acquires it again."""
+        if not self._held:
+            return
+        self.recover()
+        self._held = False
+        PageLoop.release(self.loop)

@@ -14,8 +14,8 @@ Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
   ``observation_mode="text_bbox"`` adds each element's box to its line; ``screenshot=True`` puts
   a PNG of the task area in ``info["screenshot"]`` after every reset and step (off by default).
 - Every step is bounded: ``type`` text is capped at ``actions.MAX_TYPE_CHARS`` (an action error
-  beyond), and a step past ``step_timeout_s`` (30 s) is stopped by killing the browser and
-  truncated (``info["truncated_reason"]``); the next reset starts a fresh browser.
+  beyond), and a step past ``step_timeout_s`` (30 s) is stopped (its call cancelled, its page
+  closed) and truncated (``info["truncated_reason"]``); the next reset opens a fresh page.
 - Tasks whose page state leaks across episodes are reloaded every episode (deterministic here).
 - Splits: train/valid/test/ood play disjoint blocks of page seeds, each reset seed its own page
   (``seeds.py``: a bijection, no two reset seeds share a page); ``ood`` also uses held-out tasks
@@ -37,7 +37,7 @@ from agentgym_envs.core import SPLITS, TextEnv, Verdict, check_choice
 from agentgym_envs.miniwob import dom_text
 from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
-from agentgym_envs.miniwob.async_page import LoopPage
+from agentgym_envs.miniwob.async_page import LoopPage, MiniWoBPage
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
 from agentgym_envs.miniwob.oracles import expert_action
 from agentgym_envs.miniwob.outcome import SUCCESS_RULES, end_note, episode_outcome
@@ -45,7 +45,6 @@ from agentgym_envs.miniwob.page import (
     STEP_TIMEOUT_S,
     BrowserCrashed,
     EpisodeState,
-    MiniWoBPage,
     Started,
 )
 from agentgym_envs.miniwob.seeds import BLOCK, page_seed
@@ -72,7 +71,7 @@ class MiniWoBTask:
 
     def __init__(
         self,
-        page: MiniWoBPage | LoopPage,
+        page: LoopPage,
         name: str,
         page_seed: int,
         adversarial: bool,
@@ -141,7 +140,7 @@ class MiniWoBTask:
         return self._raw
 
     @property
-    def page(self) -> MiniWoBPage | LoopPage:
+    def page(self) -> LoopPage:
         return self._page
 
     @property
@@ -223,9 +222,10 @@ class MiniWoBEnv(TextEnv):
         screenshot: bool = False,
         page: LoopPage | None = None,
     ) -> None:
-        """``page``: the page to play on (``vector.MiniWoBVectorEnv`` passes ``LoopPage``s that
-        share its browser; it then carries ``reload_every``, ``step_timeout_s`` and the boxes of
-        ``observation_mode``); default a ``MiniWoBPage`` of its own."""
+        """``page``: the page to play on (``vector.MiniWoBVectorEnv`` passes ``LoopPage``s on its
+        own loop and browser; it then carries ``reload_every``, ``step_timeout_s`` and the boxes
+        of ``observation_mode``); default a ``MiniWoBPage`` (a ``LoopPage`` on the process's
+        shared loop and browser)."""
         self.task_name = task
         self.success_rule = check_choice("success_rule", success_rule, SUCCESS_RULES)
         self.observation_mode = check_choice(
@@ -251,7 +251,7 @@ class MiniWoBEnv(TextEnv):
             difficulty=difficulty or "easy", split=split, expert=expert, render_mode=render_mode
         )
         boxes = self.observation_mode == "text_bbox"
-        self._page: MiniWoBPage | LoopPage = page or MiniWoBPage(
+        self._page: LoopPage = page or MiniWoBPage(
             reload_every=reload_every, step_timeout_s=step_timeout_s, boxes=boxes
         )
 
@@ -260,7 +260,7 @@ class MiniWoBEnv(TextEnv):
         return super().reset(seed=seed, options=options)
 
     @property
-    def page(self) -> MiniWoBPage | LoopPage:
+    def page(self) -> LoopPage:
         """The env's page, which every episode reuses (to run page JS: benchmarks, tests)."""
         return self._page
 

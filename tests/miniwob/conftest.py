@@ -7,12 +7,13 @@ import pytest
 
 @pytest.fixture(scope="session")
 def browser_keeper():
-    """Hold one context for the whole session so envs share one Chromium instead of relaunching."""
-    from agentgym_envs.miniwob.browser import SyncBrowser
+    """Hold the process's page loop for the whole session so envs share one Chromium instead of
+    relaunching it after each test's last env closes."""
+    from agentgym_envs.miniwob.async_page import PageLoop
 
-    context = SyncBrowser.acquire()
+    loop = PageLoop.acquire()
     yield
-    SyncBrowser.release(context)
+    PageLoop.release(loop)
 
 
 @pytest.fixture

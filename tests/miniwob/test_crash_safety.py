@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from agentgym_envs.miniwob.browser import SyncBrowser
 from tests.miniwob.support import needs_browser
 
 pytestmark = needs_browser
@@ -38,7 +37,7 @@ def _wait_gone(pids: list[int], seconds: float = 15.0) -> list[int]:
 def test_killed_browser_truncates_the_episode_then_recovers(make_env):
     env = make_env(task="click-button")
     env.reset(seed=0)
-    SyncBrowser.kill_browser()
+    env.unwrapped.page.loop.kill_browser()
     obs, reward, terminated, truncated, info = env.step("click [1]")
     assert truncated and not terminated and reward == 0.0
     assert info["truncated_reason"].startswith("browser crashed")
@@ -55,7 +54,8 @@ def test_killed_browser_truncates_the_episode_then_recovers(make_env):
 def test_closed_page_truncates_the_episode(make_env):
     env = make_env(task="enter-text")
     env.reset(seed=0)
-    env.unwrapped._page._page.close()  # the tab dies under the env
+    page = env.unwrapped.page
+    page.loop.run(page.driver._page.close())  # the tab dies under the env
     *_, truncated, info = env.step('type [1] "x"')
     assert truncated and "closed" in info["truncated_reason"]
     obs, _ = env.reset(seed=1)

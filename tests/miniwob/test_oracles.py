@@ -171,7 +171,7 @@ def test_each_episode_starts_with_the_pointer_parked(make_env):
     # The previous episode's pointer would hover (and restyle) an element of the next page.
     env = make_env(task="click-button")  # page reused across episodes: a listener survives
     _, info = env.reset(seed=1)
-    page = env.unwrapped.task._page._page
+    page = env.unwrapped.page
     page.evaluate("() => addEventListener('mousemove', e => window.__at = [e.clientX, e.clientY])")
     env.step(info["expert_action"])
     assert page.evaluate("() => window.__at") != [0, 0]  # the click moved the pointer

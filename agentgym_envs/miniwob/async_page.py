@@ -1,11 +1,12 @@
-"""``AsyncMiniWoBPage``: the episode protocol of ``page.MiniWoBPage`` on Playwright's asyncio API,
-and ``LoopPage``, its blocking face for ``env.MiniWoBEnv`` on a shared ``PageLoop``.
+"""The MiniWoB page driver: ``AsyncMiniWoBPage``, the one implementation of the episode protocol
+(Playwright's asyncio API), and its blocking faces ``LoopPage`` / ``MiniWoBPage`` for the envs.
 
-Same JavaScript (``page_js``), same action semantics, same crash mapping, same options (boxes in
-the snapshot, screenshots, settling); every call is awaitable so one event loop drives many pages
-at once. ``vector.MiniWoBVectorEnv`` runs N ``MiniWoBEnv``s whose ``LoopPage``s share one
-``PageLoop`` (an event loop in a thread, one Chromium): the envs' blocking calls, made from N
-threads, interleave on that loop, and a step past its deadline closes only its own page.
+Same JavaScript (``page_js``) and shared helpers (``page``) for every caller; every driver call is
+awaitable, so one event loop drives many pages at once. A ``PageLoop`` is that loop, run in a
+daemon thread with one Chromium on it: ``MiniWoBPage`` (a single env's page) uses the process's
+shared one, and ``vector.MiniWoBVectorEnv`` owns one for its N envs, whose blocking calls, made
+from N threads, interleave on it. A step past its deadline is cancelled and closes only its own
+page.
 """
 
 from __future__ import annotations
@@ -413,6 +414,9 @@ class _NoLoop:
 
     pid = -1
 
+    def kill_browser(self) -> None:
+        """No browser to kill."""
+
     def submit(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
         coroutine.close()
         raise BrowserCrashed("the page is not open")
@@ -511,9 +515,15 @@ class LoopPage:
         return self._run(self.driver.screenshot())
 
     def recover(self) -> None:
-        """Close the page's context (a crashed or hung page); the next episode opens a new one."""
-        with contextlib.suppress(Exception):  # a dead loop or a context that will not close
+        """Close the page's context (a crashed or hung page); the next episode opens a new one.
+        A context that does not close within CLOSE_TIMEOUT_S means a hung browser: it is killed,
+        and the next episode launches a new one."""
+        try:
             self.loop.run(self.driver.recover(), timeout=CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            self.loop.kill_browser()
+        except Exception:  # a dead loop or browser: nothing left to close
+            pass
 
     close = recover
 

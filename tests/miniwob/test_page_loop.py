@@ -43,3 +43,27 @@ def test_an_env_works_inside_a_running_event_loop(make_env):
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         assert pool.submit(asyncio.run, play()).result(timeout=120)
+
+
+def test_a_hung_browser_is_killed_and_the_next_reset_launches_a_new_one(monkeypatch):
+    import os
+    import signal
+
+    from agentgym_envs.miniwob import async_page
+    from agentgym_envs.miniwob.vector import MiniWoBVectorEnv
+
+    monkeypatch.setattr(async_page, "CLOSE_TIMEOUT_S", 1.0)
+    vec = MiniWoBVectorEnv(1, task="click-button", step_timeout_s=2.0)  # a browser of its own
+    try:
+        _, infos = vec.reset(seed=[0])
+        stopped = vec.envs[0].unwrapped.page.loop.browser_pid
+        assert stopped is not None
+        os.kill(stopped, signal.SIGSTOP)  # the browser answers nothing, closes nothing
+        _, _, _, truncated, infos = vec.step(list(infos["expert_action"]))
+        assert truncated[0] and infos["truncated_reason"][0].startswith("step timed out")
+        _, infos = vec.reset(seed=[0])  # its context would not close: the browser was killed
+        assert vec.envs[0].unwrapped.page.loop.browser_pid not in (None, stopped)
+        _, _, terminated, _, infos = vec.step(list(infos["expert_action"]))
+        assert terminated[0] and infos["success"][0]
+    finally:
+        vec.close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from agentgym_envs.miniwob.oracles import ORACLES
@@ -23,10 +21,6 @@ ORACLE_TASKS = sorted(ORACLES)
 #: unavoidable: see widgets._best_move and test_tic_tac_toe_never_loses.
 CAN_DRAW = {"tic-tac-toe"}
 DRAW, LOSS = -0.5, -0.75
-#: Elements no trusted click can reach, so the env's JS click is expected there: click-pie's
-#: pre-selected slice (its label lies on the slice's centre and is redrawn whenever the pointer
-#: enters it, so a press there falls on the svg, and a click at the slice's centre lands on it).
-JS_CLICK_ONLY = {"wheelnav-divWheel-slice-0"}
 #: Oracles that wait seconds of wall-clock time (the task asks to): slow tests only.
 REAL_TIME_TASKS = {"button-delay", "stock-market"}
 SPLIT_SAMPLE = [
@@ -43,21 +37,18 @@ SPLIT_SAMPLE = [
 
 def play_expert(env, seed: int) -> tuple[dict, int]:
     """Play the oracle's episode; every click of it must reach its element as a person's would
-    (no JS fallback for an occluded or moving element, but on the JS_CLICK_ONLY elements)."""
+    (no JS fallback for an occluded or moving element: ``untrusted_clicks`` stays 0)."""
     _, info = env.reset(seed=seed)
-    steps = excused = 0
+    steps = 0
     while steps < 40:
         action = info["expert_action"]
         assert action is not None, f"oracle has no move at step {steps}: {info['goal']}"
-        target = _html_id(env, action)
-        untrusted = info["untrusted_clicks"]
         _, _, terminated, truncated, info = env.step(action)
         assert info["action_error"] is None, (action, info["action_error"])
-        excused += info["untrusted_clicks"] > untrusted and target in JS_CLICK_ONLY
+        assert info["untrusted_clicks"] == 0, (seed, steps, action, info)
         steps += 1
         if terminated or truncated:
             break
-    assert info["untrusted_clicks"] == excused, (seed, info)
     return info, steps
 
 
@@ -65,14 +56,6 @@ def solved(task: str, info: dict) -> bool:
     """Success, or for a task scored by pixel distance (PIXEL_SCORED: whole-pixel mouse events
     rarely reach raw 1) a raw reward of at least 0.95."""
     return bool(info["success"]) or (task in PIXEL_SCORED and info["raw_reward"] >= 0.95)
-
-
-def _html_id(env, action: str) -> str | None:
-    """The html id of the element ``action`` acts on (None without one)."""
-    match = re.search(r"\[(\d+)\]", action)
-    element = int(match.group(1)) if match else None
-    nodes = env.unwrapped.task.nodes
-    return next((n.get("htmlId") for n in nodes if n.get("id") == element), None)
 
 
 def test_oracles_cover_thirty_tasks_in_every_tier():

@@ -92,23 +92,18 @@ def click_pie(view: View) -> str | None:
     if spreader is not None:
         return click(spreader)
     # A slice's label lies on the slice's centre, where a click lands, and takes the click for
-    # it. The pre-selected slice (the first) is the exception: its label is redrawn whenever the
-    # pointer enters it, so the press falls on the svg; only its slice takes the click, and a click
-    # at its centre lands on the label: the env falls back to a JS click there (see test_oracles).
-    slice_label, slice_path = view.js(
+    # it (its mouseup reaches the slice's item); the pre-selected slice's label too, which the
+    # page moves to the front whenever the pointer enters it (see browser.LAUNCH_FLAGS).
+    target = view.js(
         """(label) => { const t = Array.from(document.querySelectorAll('#area svg text'))
                           .find((x) => x.textContent === label);
-                        if (!t) return [null, null];
-                        const p = document.getElementById(t.id.replace('-title-', '-slice-'));
-                        return [t.id.endsWith('-title-0') ? null : t.getAttribute('data-agid'),
-                                p && p.getAttribute('data-agid')]; }""",
+                        return t ? t.getAttribute('data-agid') : null; }""",
         label,
     )
-    target = slice_label or slice_path
     if target is None:
         return "noop"
     waited = view.task.history[-10:].count("noop")
-    if slice_label and waited < 10 and not reachable(view, int(target)):
+    if waited < 10 and not reachable(view, int(target)):
         return "noop"  # the wheel is still spreading
     return click(int(target))
 

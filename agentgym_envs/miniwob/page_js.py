@@ -338,17 +338,35 @@ START_EPISODE = (
 )
 
 
-#: JS helper shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes
-#: its clicks to its control)
+#: JS helpers shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes
+#: its clicks to its control); where would one: the centre of its box, else the point of a 7x7
+#: grid over the box nearest the centre that reaches it (a person presses the part they see:
+#: click-pie's slice path under its label), null where none does.
 _PRESS_REACHES = """
   const pressReaches = (el, x, y) => {
     const hit = document.elementFromPoint(x, y);
     return !!hit && (hit === el || el.contains(hit) ||
                      (hit.tagName === 'LABEL' && hit.control === el));
   };
+  const pressPoint = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return null;
+    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    if (pressReaches(el, cx, cy)) return [cx, cy];
+    const grid = [];
+    for (let j = 0; j < 7; j++) {
+      for (let i = 0; i < 7; i++) {
+        grid.push([r.left + (r.width * (i + 0.5)) / 7, r.top + (r.height * (j + 0.5)) / 7]);
+      }
+    }
+    const away = ([x, y]) => Math.hypot(x - cx, y - cy);
+    grid.sort((a, b) => away(a) - away(b));  // stable: ties keep the grid's order
+    return grid.find(([x, y]) => pressReaches(el, x, y)) || null;
+  };
 """
 
-#: Where a trusted click on element ``id`` would land, or why it cannot happen.
+#: Where a trusted click on element ``id`` would land (``reachable``: a press there reaches it),
+#: or why it cannot happen.
 CLICK_TARGET = (
     """
 (id) => {"""
@@ -360,16 +378,18 @@ CLICK_TARGET = (
   el.scrollIntoView({block: 'nearest', inline: 'nearest'});
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return {error: 'hidden'};
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  return {x: x, y: y, reachable: pressReaches(el, x, y), tag: el.tagName.toLowerCase(),
+  const point = pressPoint(el);
+  const [x, y] = point || [r.left + r.width / 2, r.top + r.height / 2];
+  return {x: x, y: y, reachable: !!point, tag: el.tagName.toLowerCase(),
           type: el.type || '', editable: el.isContentEditable};
 }
 """
 )
 
-#: After the pointer moved onto element ``id``: wait (up to ~0.5 s) until a press at its centre
-#: would hit it. Hover styles can swap an icon's image and reflow it (social-media's
-#: ``.like:hover {content: url(...)}``): a press while the new image loads lands on the parent.
+#: After the pointer moved onto element ``id``: wait (up to ~0.5 s) until a press would reach it
+#: (at its centre, else at a point of ``pressPoint``'s grid). Hover styles can swap an icon's
+#: image and reflow it (social-media's ``.like:hover {content: url(...)}``): a press while the
+#: new image loads lands on the parent.
 SETTLED_TARGET = (
     """
 async (id) => {"""
@@ -378,11 +398,8 @@ async (id) => {"""
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {reachable: false};
   for (let tries = 0; tries < 30; tries++) {
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    if (r.width > 0 && r.height > 0 && pressReaches(el, x, y)) {
-      return {x: x, y: y, reachable: true};
-    }
+    const point = pressPoint(el);
+    if (point) return {x: point[0], y: point[1], reachable: true};
     await new Promise((done) => setTimeout(done, 16));
   }
   return {reachable: false};

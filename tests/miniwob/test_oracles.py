@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agentgym_envs.miniwob.oracles import ORACLES
@@ -148,6 +150,25 @@ def test_click_on_an_icon_whose_hover_style_reflows_it(make_env):
     assert info["page_seed"] == 445_045
     _, reward, terminated, _, info = env.step(info["expert_action"])
     assert (reward, terminated, info["action_error"]) == (1.0, True, None)
+
+
+@pytest.mark.parametrize("seed", [2, 10])
+def test_a_click_on_a_pie_slice_under_its_label_is_trusted(make_env, seed):
+    # A spread click-pie slice's label covers its path's centre: the press goes to the nearest
+    # point of the path that a press reaches. Seed 10 asks for the pre-selected slice 0, which
+    # the page moves to the front on every mouseover (see browser.LAUNCH_FLAGS).
+    env = make_env(task="click-pie")
+    _, info = env.reset(seed=seed)
+    _, _, _, _, info = env.step(info["expert_action"])  # spread the wheel
+    while info["expert_action"] == "noop":
+        _, _, _, _, info = env.step("noop")
+    label = int(re.search(r"\[(\d+)\]", info["expert_action"]).group(1))
+    nodes = {n["id"]: n.get("htmlId") for n in env.unwrapped.task.nodes}
+    path = nodes[label].replace("-title-", "-slice-")
+    assert (path == "wheelnav-divWheel-slice-0") == (seed == 10)
+    element = next(i for i, html_id in nodes.items() if html_id == path)
+    _, reward, terminated, _, info = env.step(f"click [{element}]")
+    assert (reward, terminated, info["untrusted_clicks"]) == (1.0, True, 0)
 
 
 def test_each_episode_starts_with_the_pointer_parked(make_env):

@@ -1,15 +1,19 @@
-"""One system Chromium per process, driven by Playwright; one browser context per env.
+"""Chromium for MiniWoB, driven by Playwright: finding and launching it, and the two browsers.
 
-Why this shape: launching Chromium costs ~0.5–1 s and ~100 MB, a context a few ms. Every env in
-a process shares one browser (reference counted: the last ``release()`` closes it) and owns one
-context with one page that is reused across episodes and reloaded every ``reload_every`` episodes.
-Chromium is Debian's (``chromium-headless-shell`` preferred, ``chromium`` as fallback) launched by
-path, so ``playwright install`` is never needed; ``AGENTGYM_CHROMIUM`` overrides the path.
+Why this shape: launching Chromium costs ~0.5–1 s and ~100 MB, a context a few ms, so many envs
+share one browser and each owns one context, with one page that is reused across episodes and
+reloaded every ``reload_every`` episodes. Chromium is Debian's (``chromium-headless-shell``
+preferred, ``chromium`` as fallback) launched by path, so ``playwright install`` is never needed;
+``AGENTGYM_CHROMIUM`` overrides the path.
+
+``AsyncBrowser`` is the envs' browser: ``async_page.PageLoop`` runs one on its event loop (the
+single envs of a process share one loop, reference counted: the last release closes it; a vector
+env owns its own), and every env's page (``async_page.AsyncMiniWoBPage``) is a context on it.
+``SyncBrowser`` (Playwright's sync API, per process and thread) is not used by any env: only
+tests/miniwob/test_env.py's comparison with Farama's seeding drives pages with it.
 
 Orphans: Playwright's Node driver kills the browser when its stdin pipe closes, which happens when
-the Python parent dies for any reason (even SIGKILL); ``close()`` releases explicitly. The sync
-and async APIs live side by side: ``SyncBrowser`` for ``gymnasium.make`` and ``AsyncBrowser`` for
-trainers that step many pages concurrently in one event loop.
+the Python parent dies for any reason (even SIGKILL); ``close()`` releases explicitly.
 """
 
 from __future__ import annotations
@@ -110,10 +114,12 @@ class _Shared:
 
 
 class SyncBrowser:
-    """The process-wide sync Chromium: ``acquire()`` hands out a context, ``release()`` returns it.
+    """A sync Chromium per (process, thread): ``acquire()`` hands out a context, ``release()``
+    returns it (reference counted: the last release closes the browser).
 
-    The sync Playwright API is bound to the thread that started it, so the shared browser is per
-    (process, thread); a forked child starts its own.
+    No env uses it (their pages run on ``async_page.PageLoop``'s ``AsyncBrowser``); kept for tests
+    that drive raw Playwright pages synchronously (test_env's Farama seeding comparison). The sync
+    Playwright API is bound to the thread that started it; a forked child starts its own.
     """
 
     _lock = threading.Lock()
@@ -186,7 +192,8 @@ class SyncBrowser:
 
     @classmethod
     def kill_browser(cls) -> None:
-        """Kill the Chromium process abruptly (tests of crash recovery use this)."""
+        """Kill this thread's Chromium process abruptly (the envs' crash tests use
+        ``PageLoop.kill_browser`` instead)."""
         pid = cls.browser_pid()
         if pid is not None:
             kill_process(pid)
@@ -240,7 +247,8 @@ def chromium_descendants(root_pid: int, name_part: str = "chrom") -> list[int]:
 
 class AsyncBrowser:
     """An asyncio Chromium for one event loop: ``await start()``, ``await new_context()``, ``await
-    close()``. Used by the async vector env to step many pages concurrently."""
+    close()`` (``new_context`` relaunches a dead browser). ``async_page.PageLoop`` runs one for
+    every env's pages, which work concurrently on it."""
 
     def __init__(self) -> None:
         self._playwright: Any = None

@@ -4,8 +4,12 @@ Run: ``pytest benchmarks/perf/test_miniwob_perf.py --benchmark-enable``. Targets
 and step under 40 ms median on a 2-core machine (Farama's Selenium env: ~140 ms per reset). The step
 benchmark uses ``expert=False`` (the oracle's page reads are not part of a step) and a trusted click
 on the task's own control; ``noop`` is timed separately because it sleeps 10 ms on purpose.
-Episodes/s: the oracle plays whole episodes (expert=False for the timed env; actions come from a
-second, untimed lookup), sequentially for 1 env, and with the async vector env for 2 and 4.
+Episodes/s: the oracle plays whole click-checkboxes episodes in one env (its lookups are timed),
+and ``MiniWoBVectorEnv`` plays click-test (``click [1]``, one-step episodes) with 1, 2 and 4 envs
+and ``expert=False``, so the vector figure is the env's own throughput, not the oracle's.
+The ``keeper`` holds the process's shared ``PageLoop`` (its Chromium) across the module, as
+tests/miniwob/conftest.py does, so single envs do not relaunch Chromium per test; a vector env
+owns its own loop and Chromium, launched before its timing starts.
 """
 
 from __future__ import annotations
@@ -40,11 +44,12 @@ STEP_CASES = {
 
 @pytest.fixture(scope="module")
 def keeper():
-    from agentgym_envs.miniwob.browser import SyncBrowser
+    """Hold the process's shared page loop (one Chromium) so the envs reuse it across tests."""
+    from agentgym_envs.miniwob.async_page import PageLoop
 
-    context = SyncBrowser.acquire()
+    loop = PageLoop.acquire()
     yield
-    SyncBrowser.release(context)
+    PageLoop.release(loop)
 
 
 @pytest.mark.parametrize("task", RESET_TASKS)
@@ -124,10 +129,11 @@ def _episodes_per_second_single(seconds: float) -> float:
 
 
 def _episodes_per_second_vector(num_envs: int, seconds: float) -> float:
-    """Vector env on click-test (1-step episodes): measures concurrent reset+step throughput."""
-    from agentgym_envs.miniwob.vector import AsyncMiniWoBVectorEnv
+    """Vector env on click-test (1-step episodes): measures concurrent reset+step throughput of
+    the env alone (``expert=False``: no oracle lookup after each reset and step)."""
+    from agentgym_envs.miniwob.vector import MiniWoBVectorEnv
 
-    vec = AsyncMiniWoBVectorEnv(num_envs, task="click-test")
+    vec = MiniWoBVectorEnv(num_envs, task="click-test", expert=False)
     vec.reset(seed=0)
     episodes, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -139,7 +145,8 @@ def _episodes_per_second_vector(num_envs: int, seconds: float) -> float:
 
 
 def test_episodes_per_second(benchmark, keeper):
-    """Oracle episodes/s of click-checkboxes with one env, then click-test with 1, 2, 4 slots."""
+    """Oracle episodes/s of click-checkboxes with one env, then click-test with 1, 2, 4 vector
+    envs (expert actions off)."""
     figures = {"click-checkboxes x1 (oracle)": _episodes_per_second_single(5.0)}
     for n in (1, 2, 4):
         figures[f"click-test vector x{n}"] = _episodes_per_second_vector(n, 5.0)

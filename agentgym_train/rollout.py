@@ -346,7 +346,7 @@ def make_formatter(
 ) -> PromptFormatter:
     """The core prompt formatter configured by ``rollout`` (one place, so BC, RL, evaluation
     and the tiny model's pre-training all see identical prompts)."""
-    extra = {"count_tokens": count_tokens} if count_tokens is not None else {}
+    extra: dict[str, Any] = {} if count_tokens is None else {"count_tokens": count_tokens}
     return PromptFormatter(
         action_help=action_help,
         max_history_tokens=rollout.max_history_tokens,

@@ -23,8 +23,11 @@ ORACLE_TASKS = sorted(ORACLES)
 #: unavoidable: see widgets._best_move and test_tic_tac_toe_never_loses.
 CAN_DRAW = {"tic-tac-toe"}
 DRAW, LOSS = -0.5, -0.75
-#: Oracles that wait seconds of wall-clock time (the task asks to): slow tests only.
+#: Oracles that wait seconds of wall-clock time (the task asks to): slow tests only. Their pages
+#: score timing (button-delay: the delay within 15%; stock-market: the price when the click
+#: lands, 100 ms a tick), so a loaded machine can spoil an episode: a seed gets a few attempts.
 REAL_TIME_TASKS = {"button-delay", "stock-market"}
+REAL_TIME_ATTEMPTS = 3
 SPLIT_SAMPLE = [
     "click-button",
     "enter-text",
@@ -105,6 +108,10 @@ def test_oracle_solves_many_seeds(make_env, task):
     wins = 0
     for seed in range(1, 11):
         info, steps = play_expert(env, seed=seed)
+        for _ in range(REAL_TIME_ATTEMPTS - 1 if task in REAL_TIME_TASKS else 0):
+            if solved(task, info):
+                break
+            info, steps = play_expert(env, seed=seed)  # the same page, a machine less busy
         drew = task in CAN_DRAW and info["raw_reward"] == DRAW
         assert solved(task, info) or drew, (seed, info)
         assert steps <= MAX_STEPS[TASKS[task].tier]

@@ -393,7 +393,8 @@ class PageLoop:
             return context
 
     def kill_browser(self) -> None:
-        """Kill the Chromium process abruptly (tests of crash recovery use this)."""
+        """Kill the Chromium process abruptly: a hung browser (a page that will not close after a
+        timed-out step) and the crash-recovery tests."""
         if self.browser_pid is not None:
             kill_process(self.browser_pid)
 

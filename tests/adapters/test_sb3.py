@@ -18,6 +18,13 @@ from agentgym_sb3 import EMPTY_SLOT_ACTION, SB3TextEnv, TextHasher, make_sb3_env
 TOY = "AgentGym/Toy-v0"
 
 
+@pytest.fixture(autouse=True)
+def sb3_log_folder(tmp_path, monkeypatch):
+    """SB3 makes a log folder per ``learn`` (in /tmp unless SB3_LOGDIR says where): keep them in
+    the test's own folder (child processes inherit it too)."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+
+
 def test_hashed_text_is_unit_length_and_the_same_in_every_process():
     hasher = TextHasher(64)
     vector = hasher("Go to the black room.")

@@ -205,18 +205,31 @@ class RolloutCollector:
             or (bool(slot.info.get("_truncated")))
         )
 
-    def act(self, slots: list[Slot], temperature: float, update: int, with_ref: bool) -> None:
+    def prompt_ids(self, slot: Slot) -> list[int]:
+        """The token ids of ``slot``'s prompt this turn (ending in the action prefix in score
+        mode)."""
+        assert slot.episode is not None
+        admissible = list(slot.info.get("admissible_actions") or [])
+        text = self.prompt_text(slot.episode, slot.observation, admissible)
+        if self.config.action_mode == "score":
+            text += self.action_prefix
+        return self.encode(text)
+
+    def act(
+        self,
+        slots: list[Slot],
+        temperature: float,
+        update: int,
+        with_ref: bool,
+        prompts: list[list[int]] | None = None,
+    ) -> None:
         """One policy turn for every slot: prompt, choose or generate, record the step and send
-        its action to the slot's env (the benchmark's trained agent drives it for one env)."""
+        its action to the slot's env (the benchmark's trained agent drives it for one env, or
+        for a batch). ``prompts``: each slot's ``prompt_ids`` when built elsewhere (the
+        benchmark's batched agents build each with its own env's formatter)."""
         started = time.perf_counter()
-        prompts = []
-        for slot in slots:
-            assert slot.episode is not None
-            admissible = list(slot.info.get("admissible_actions") or [])
-            text = self.prompt_text(slot.episode, slot.observation, admissible)
-            if self.config.action_mode == "score":
-                text += self.action_prefix
-            prompts.append(self.encode(text))
+        if prompts is None:
+            prompts = [self.prompt_ids(slot) for slot in slots]
         if self.config.action_mode == "score":
             steps = self._score_actions(slots, prompts, temperature, with_ref)
         else:

@@ -127,6 +127,55 @@ def step_record(
     return step
 
 
+class LiveEpisode:
+    """One episode played a step at a time: what ``play_episode`` loops over, and what a
+    lock-step player holds several of (one model call answers every live episode's turn).
+
+    Made by resetting ``env``; ``apply(action)`` takes one step (None: the agent has no move,
+    the episode stops there) until ``done``; ``result()`` is the finished ``Trajectory``."""
+
+    def __init__(
+        self,
+        env: gym.Env,
+        seed: int | None,
+        max_steps: int | None = None,
+        admissible: bool = False,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.env, self.max_steps, self.admissible = env, max_steps, admissible
+        self.observation, self.info = env.reset(seed=seed, options=options)
+        self.trajectory = new_trajectory(env, seed, self.observation, self.info)
+        self.ended = False  # the episode ended, or the agent had no move
+
+    @property
+    def done(self) -> bool:
+        limited = self.max_steps is not None and self.trajectory.length >= self.max_steps
+        return self.ended or limited
+
+    def apply(self, action: Any) -> None:
+        """Step the env with the agent's ``action`` (None ends the episode, incomplete)."""
+        if action is None:
+            self.ended = True
+            return
+        observation, reward, terminated, truncated, after = self.env.step(action)
+        self.trajectory.steps.append(
+            step_record(
+                action, observation, reward, terminated, truncated, after, self.info,
+                self.admissible,
+            )
+        )  # fmt: skip
+        self.observation, self.info = observation, after
+        if terminated or truncated:
+            self.trajectory.complete = True
+            self.ended = True
+
+    def result(self) -> Trajectory:
+        """The trajectory, scored from the last info."""
+        self.trajectory.score = float(self.info.get("score", 0.0))
+        self.trajectory.success = bool(self.info.get("success", False))
+        return self.trajectory
+
+
 def play_episode(
     env: gym.Env,
     agent: Agent,
@@ -142,27 +191,15 @@ def play_episode(
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset(seed)
-    observation, info = env.reset(seed=seed, options=options)
-    trajectory = new_trajectory(env, seed, observation, info)
-    while max_steps is None or trajectory.length < max_steps:
-        action = agent.act(observation, info)
-        if action is None:
-            break
-        observation, reward, terminated, truncated, after = env.step(action)
-        trajectory.steps.append(
-            step_record(action, observation, reward, terminated, truncated, after, info, admissible)
-        )
-        info = after
-        if terminated or truncated:
-            trajectory.complete = True
-            break
-    trajectory.score = float(info.get("score", 0.0))
-    trajectory.success = bool(info.get("success", False))
-    return trajectory
+    live = LiveEpisode(env, seed, max_steps, admissible, options)
+    while not live.done:
+        live.apply(agent.act(live.observation, live.info))
+    return live.result()
 
 
 __all__ = [
     "Agent",
+    "LiveEpisode",
     "Trajectory",
     "env_name",
     "episode_key",

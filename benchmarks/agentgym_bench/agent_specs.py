@@ -9,7 +9,9 @@
 - ``hf:MODEL``: a local Hugging Face causal LM (``smollm2-135m-instruct`` or a model directory)
   played through the trainer's prompts and action parsing (``trained_agent``).
 - ``package.module:callable``: your own; ``callable(env, **options)`` returns an object with
-  ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``.
+  ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``;
+  with ``start_slot(slot, seed)`` and ``act_batch(slots, observations, infos)`` it plays
+  batches under ``--batch-size`` (``lockstep``), as ``hf:`` and ``run:`` do.
 
 Each worker process builds one agent per env it plays, so agents need not be picklable.
 

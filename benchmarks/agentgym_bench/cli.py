@@ -85,6 +85,8 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
 
     if args.workers < 1 or args.episode_timeout <= 0:
         raise UsageError("--workers must be at least 1 and --episode-timeout positive")
+    if args.batch_size < 1:
+        raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     spec = args.agent
     if ":" not in spec and spec not in agent_specs.BUILT_IN:
         from agentgym_envs.registration import did_you_mean
@@ -110,7 +112,8 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
 
     out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
     settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
-                           args.episode_timeout, args.backend, args.ray_address)  # fmt: skip
+                           args.episode_timeout, args.backend, args.ray_address,
+                           args.batch_size)  # fmt: skip
     variants = f", variants {', '.join(suite.variants)}" if suite.variants else ""
     print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes"
           f"{variants}, hash {suite.hash[:12]}) -> {out}")  # fmt: skip
@@ -161,6 +164,14 @@ def add_bench_command(sub: Any) -> None:
                    "ray://head:10001); default a running Ray, else a local one")  # fmt: skip
     p.add_argument("--episode-timeout", type=float, default=600.0,
                    help="seconds before an episode counts as timed out (default 600)")  # fmt: skip
+    p.add_argument("--batch-size", type=int, default=1, metavar="B",
+                   help="episodes each worker plays at once in lock-step, one batched model "
+                   "call per turn (hf:MODEL and run:PATH agents: one left-padded generate for "
+                   "all; greedy play makes the same moves as B=1); a finished episode's slot "
+                   "takes the next one. Agents without batch support (random, oracle, "
+                   "webshop-rule, openai:, custom agents without act_batch) play one episode "
+                   "at a time as with the default 1. Each episode's --episode-timeout clock "
+                   "runs from its own start and includes the turns it shares")  # fmt: skip
     p.add_argument("--retry-errors", action="store_true",
                    help="play again the episodes a previous run recorded as errors")  # fmt: skip
     p.set_defaults(func=cmd_bench_run)

@@ -14,6 +14,17 @@ an episode twice). An agent that raises, a worker that dies and an episode that 
 ``episode_timeout`` seconds (its worker is killed and replaced) are recorded as errors with
 their reason; the run goes on.
 
+With ``batch_size`` B > 1 each worker holds up to B episodes and plays them in lock-step
+(``lockstep``: one batched agent call per turn for agents with ``act_batch``, such as ``hf:``
+and ``run:``; others play one at a time), refilling a finished episode's slot from its queue;
+the records are the same as B = 1 gives. The episode timeout in lock-step: each episode's
+clock runs from its own start in the worker and includes the turns it shares with the others
+(a turn lasts as long as its batched call and the slowest env step). When an episode passes
+the limit its worker is killed and replaced: that episode is recorded as timed out, and the
+other episodes the worker had in flight, not at fault, are played again from their start (a
+kill always records one episode, so a run ends). A worker that dies takes its whole batch: each
+of its episodes is recorded as an error (``--retry-errors`` plays them again).
+
 Prompt settings (the suite's ``prompt`` and its variants) reach the agents that build prompts
 with a ``PromptFormatter`` (``openai:``, ``hf:``, ``run:``, custom agents exposing one; see
 ``agent_specs.apply_prompt_settings``); the built-in agents that take no prompts (random, oracle,
@@ -67,6 +78,9 @@ class RunSettings:
     #: "processes" (spawned on this machine) or "ray" (Ray actors: this machine or a cluster)
     backend: str = "processes"
     ray_address: str | None = None  # None: a running Ray, else a local one started here
+    #: episodes a worker plays at once in lock-step, one batched agent call per turn, for
+    #: agents with the batch protocol (``lockstep``); 1: one at a time (others always are)
+    batch_size: int = 1
 
 
 def now() -> str:
@@ -75,67 +89,132 @@ def now() -> str:
 
 # ---------------------------------------------------------------------------------- workers
 class EpisodePlayer:
-    """Plays suite episodes in one worker (a process, or a Ray actor): builds each env and its
-    agent once and keeps them; any agent or env failure is a recorded result."""
+    """Plays suite episodes in one worker (a process, or a Ray actor): builds envs and the agent
+    of each env x difficulty x split (x variant) once and keeps them; any agent or env failure
+    is a recorded result. One env per cell serves episodes played one at a time; batched play
+    (``lockstep``) takes one per live episode, kept idle between episodes."""
 
     def __init__(self, settings: RunSettings, prompts: dict) -> None:
         import agentgym_envs  # noqa: F401  (registers the ids)
 
         #: (env id, variant) -> the prompt settings its episodes are played with
         self.settings, self.prompts = settings, prompts
-        self.envs: dict[tuple[str, str, str], Any] = {}
+        self.envs: dict[tuple[str, str, str], list[Any]] = {}  # every env made, per cell
+        self.idle: dict[tuple[str, str, str], list[Any]] = {}  # those free for an episode
         self.agents: dict[tuple[str, str, str, str], Any] = {}
         self.applied: dict[tuple[str, str, str, str], bool] = {}
+        self.batch: Any = None  # the Ray actor's lock-step (``advance``)
 
     def play(self, spec: EpisodeSpec) -> dict[str, Any]:
-        from agentgym_bench import agent_specs
-        from agentgym_bench.rules import check_rules
         from agentgym_envs.core.episode import play_episode
 
-        settings = self.settings
         began = time.perf_counter()
-        cell = (spec.env_id, spec.difficulty, spec.split)
-        mine = (*cell, spec.variant)
-        prompt = self.prompts.get((spec.env_id, spec.variant)) or {}
-        record: dict[str, Any] = {**spec.fields(), "key": spec.key}
+        record = self.blank(spec)
+        env = None
         try:
-            if cell not in self.envs:
-                self.envs[cell] = _LastInfo(
-                    gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split)
-                )
-            if mine not in self.agents:
-                agent = agent_specs.make(settings.agent, self.envs[cell], settings.agent_options)
-                self.applied[mine] = agent_specs.apply_prompt_settings(agent, prompt)
-                self.agents[mine] = agent
-            env = self.envs[cell]
-            played = play_episode(env, self.agents[mine], spec.seed, spec.max_steps,
+            env, agent = self.take(spec)
+            played = play_episode(env, agent, spec.seed, spec.max_steps,
                                   options={"task_id": spec.task_id})  # fmt: skip
-            trajectory = played.to_record()
-            record.update(
-                score=played.score, success=played.success, length=played.length,
-                invalid_actions=played.invalid_actions, complete=played.complete, error=None,
-                agent=agent_specs.describe(settings.agent, self.agents[mine]),
-                trajectory=trajectory,
-            )  # fmt: skip
-            if prompt:
-                record["prompt"] = {"settings": prompt, "applied": self.applied[mine]}
-            flags = check_rules(spec.env_id, trajectory, env.last_info)
-            if flags is not None:
-                record["rule_violations"] = flags
+            self.fill(record, spec, agent, played, env)
         except Exception as error:  # any agent or env failure is a recorded result
-            last = traceback.extract_tb(error.__traceback__)[-1:]
-            where = f" ({last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno})" if last else ""
-            record.update(_failed(f"{type(error).__name__}: {error}{where}"))
+            self.fail(record, error)
+        if env is not None:
+            self.give_back(spec, env)
         record["seconds"] = round(time.perf_counter() - began, 3)
         return record
+
+    # ---- the parts of an episode's play (``lockstep.LockStep`` plays with them too) -----------
+    def blank(self, spec: EpisodeSpec) -> dict[str, Any]:
+        """A record holding only which episode it is."""
+        return {**spec.fields(), "key": spec.key}
+
+    def take(self, spec: EpisodeSpec) -> tuple[Any, Any]:
+        """An idle env of the episode's cell (made when there is none) and its agent (made
+        once per cell and variant, with the variant's prompt settings)."""
+        from agentgym_bench import agent_specs
+
+        cell = (spec.env_id, spec.difficulty, spec.split)
+        mine = (*cell, spec.variant)
+        idle = self.idle.setdefault(cell, [])
+        if idle:
+            env = idle.pop()
+        else:
+            env = _LastInfo(gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split))
+            self.envs.setdefault(cell, []).append(env)
+        if mine not in self.agents:
+            try:
+                agent = agent_specs.make(self.settings.agent, env, self.settings.agent_options)
+                prompt = self.prompts.get((spec.env_id, spec.variant)) or {}
+                self.applied[mine] = agent_specs.apply_prompt_settings(agent, prompt)
+            except Exception:
+                idle.append(env)
+                raise
+            self.agents[mine] = agent
+        return env, self.agents[mine]
+
+    def give_back(self, spec: EpisodeSpec, env: Any) -> None:
+        self.idle[(spec.env_id, spec.difficulty, spec.split)].append(env)
+
+    def fill(self, record: dict[str, Any], spec: EpisodeSpec, agent: Any, played: Any,
+             env: Any) -> None:  # fmt: skip
+        """Complete ``record`` with the played episode: figures, trajectory, agent, prompt
+        settings, rule flags."""
+        from agentgym_bench import agent_specs
+        from agentgym_bench.rules import check_rules
+
+        trajectory = played.to_record()
+        record.update(
+            score=played.score, success=played.success, length=played.length,
+            invalid_actions=played.invalid_actions, complete=played.complete, error=None,
+            agent=agent_specs.describe(self.settings.agent, agent), trajectory=trajectory,
+        )  # fmt: skip
+        prompt = self.prompts.get((spec.env_id, spec.variant)) or {}
+        if prompt:
+            mine = (spec.env_id, spec.difficulty, spec.split, spec.variant)
+            record["prompt"] = {"settings": prompt, "applied": self.applied[mine]}
+        flags = check_rules(spec.env_id, trajectory, env.last_info)
+        if flags is not None:
+            record["rule_violations"] = flags
+
+    def fail(self, record: dict[str, Any], error: BaseException) -> None:
+        """Make ``record`` an error with ``error``'s type, message and where it was raised."""
+        last = traceback.extract_tb(error.__traceback__)[-1:]
+        where = f" ({last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno})" if last else ""
+        record.update(_failed(f"{type(error).__name__}: {error}{where}"))
+
+    def lockstep(self, size: int) -> Any:
+        """Batched play of up to ``size`` episodes at once (``lockstep.LockStep``)."""
+        from agentgym_bench.lockstep import LockStep
+
+        return LockStep(self, size)
+
+    def advance(self, specs: list[EpisodeSpec]) -> tuple[list[dict], list[EpisodeSpec], bool]:
+        """A Ray actor's batched play (``batch_size`` > 1; ``_play`` runs ``lockstep`` in its
+        processes directly): start ``specs``, then play turns until an episode ends. Returns
+        the ended episodes' records, the specs not started and whether the agent plays in
+        batches: one without the batch protocol plays only the first spec, whole."""
+        from agentgym_bench.lockstep import can_batch
+
+        if self.batch is None:
+            self.batch = self.lockstep(self.settings.batch_size)
+        ended: list[dict] = []
+        for i, spec in enumerate(specs):
+            ended += self.batch.add(spec)
+            if not can_batch(self.agents.get((spec.env_id, spec.difficulty, spec.split,
+                                              spec.variant))):  # fmt: skip
+                return ended, specs[i + 1 :], False
+        while len(self.batch) and not ended:
+            ended += self.batch.turn()
+        return ended, [], True
 
     def ready(self) -> bool:
         """True once built (a Ray actor's start is not counted in its first episode's time)."""
         return True
 
     def close(self) -> None:
-        for env in self.envs.values():
-            env.close()
+        for envs in self.envs.values():
+            for env in envs:
+                env.close()
 
 
 class _LastInfo(gym.Wrapper):
@@ -155,16 +234,47 @@ class _LastInfo(gym.Wrapper):
         return observation, reward, terminated, truncated, self.last_info
 
 
-def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, slot: int) -> None:
-    """Take episodes from ``tasks`` until None; report ("start" | "done", slot, key, payload)."""
+def _worker(settings: RunSettings, prompts: dict, tasks: Any, results: Any, wid: int) -> None:
+    """Take episodes from ``tasks`` until None; report ("start" | "done", wid, key, payload)."""
     player = EpisodePlayer(settings, prompts)
-    while True:
-        spec: EpisodeSpec | None = tasks.get()
-        if spec is None:
-            break
-        results.put(("start", slot, spec.key, None))
-        results.put(("done", slot, spec.key, player.play(spec)))
+    if settings.batch_size > 1:
+        _play_batches(player, settings.batch_size, tasks, results, wid)
+    else:
+        while True:
+            spec: EpisodeSpec | None = tasks.get()
+            if spec is None:
+                break
+            results.put(("start", wid, spec.key, None))
+            results.put(("done", wid, spec.key, player.play(spec)))
     player.close()
+
+
+def _play_batches(player: EpisodePlayer, size: int, tasks: Any, results: Any, wid: int) -> None:
+    """The worker's loop with ``--batch-size`` > 1: up to ``size`` episodes in lock-step, the
+    free slots refilled from ``tasks`` before each turn, each episode reported as one at a
+    time is."""
+    batch = player.lockstep(size)
+    closing = False
+    while True:
+        while not closing and not batch.full():
+            try:  # wait for work only when nothing is in play
+                spec: EpisodeSpec | None = tasks.get_nowait() if len(batch) else tasks.get()
+            except queue.Empty:
+                break
+            if spec is None:
+                closing = True
+                break
+            results.put(("start", wid, spec.key, None))
+            for record in batch.add(spec):
+                if batch.solo:  # its agent has no batch protocol: send one at a time
+                    results.put(("solo", wid, record["key"], None))
+                results.put(("done", wid, record["key"], record))
+        if not len(batch):
+            if closing:
+                return
+            continue
+        for record in batch.turn():
+            results.put(("done", wid, record["key"], record))
 
 
 def _failed(reason: str) -> dict[str, Any]:
@@ -173,12 +283,24 @@ def _failed(reason: str) -> dict[str, Any]:
 
 
 @dataclass
+class _Flying:
+    """An episode handed to a worker and not yet recorded."""
+
+    spec: EpisodeSpec
+    since: float  # when it was handed over, then when the worker started it
+    started: bool = False
+
+    def late(self, limit: float) -> bool:
+        return time.monotonic() - self.since > limit
+
+
+@dataclass
 class _Slot:
     process: Any
     tasks: Any
-    key: str | None = None
-    spec: EpisodeSpec | None = None
-    since: float = 0.0
+    wid: int  # this process's id in its messages (a replaced worker's late ones are ignored)
+    flying: dict[str, _Flying] = field(default_factory=dict)
+    solo: bool = False  # its agent plays one episode at a time: hand it one at a time
 
 
 class _Pool:
@@ -188,22 +310,27 @@ class _Pool:
         self.context = mp.get_context("spawn")
         self.settings, self.prompts = settings, prompts
         self.results = self.context.Queue()
-        self.slots = [self._spawn(i) for i in range(max(1, settings.workers))]
+        self.spawned = 0
+        self.slots = [self._spawn() for _ in range(max(1, settings.workers))]
 
-    def _spawn(self, index: int) -> _Slot:
-        tasks = self.context.Queue()
+    def _spawn(self) -> _Slot:
+        tasks, wid = self.context.Queue(), self.spawned
+        self.spawned += 1
         process = self.context.Process(
-            target=_worker, args=(self.settings, self.prompts, tasks, self.results, index),
+            target=_worker, args=(self.settings, self.prompts, tasks, self.results, wid),
             daemon=True,
         )  # fmt: skip
         process.start()
-        return _Slot(process, tasks)
+        return _Slot(process, tasks, wid)
+
+    def index_of(self, wid: int) -> int | None:
+        return next((i for i, slot in enumerate(self.slots) if slot.wid == wid), None)
 
     def replace(self, index: int) -> None:
         slot = self.slots[index]
         slot.process.kill()
         slot.process.join(5)
-        self.slots[index] = self._spawn(index)
+        self.slots[index] = self._spawn()
 
     def close(self) -> None:
         for slot in self.slots:
@@ -251,6 +378,7 @@ def _open_run(run_dir: Path, suite: Resolved, settings: RunSettings) -> dict[str
             "workers": settings.workers,
             "episode_timeout": settings.episode_timeout,
             "backend": settings.backend,
+            **({"batch_size": settings.batch_size} if settings.batch_size > 1 else {}),
         },
         "started": now(),
         "finished": None,
@@ -296,6 +424,8 @@ def run_suite(
     from tqdm.auto import tqdm
 
     refuse_variants(suite, settings.agent)
+    if settings.batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {settings.batch_size}")
     run = _open_run(run_dir, suite, settings)
     wanted = {spec.key: spec for spec in suite.episodes}
     done = {r["key"]: r for r in read_episodes(run_dir) if r.get("key") in wanted}
@@ -325,6 +455,7 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
     pool = _Pool(settings, prompts)
     pending = list(reversed(todo))
     remaining = len(todo)
+    size, limit = max(1, settings.batch_size), settings.episode_timeout
     with (run_dir / EPISODES_FILE).open("a", encoding="utf-8") as out:
 
         def record(result: dict[str, Any]) -> None:
@@ -335,32 +466,53 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
             bar.update()
 
         try:
-            for index in range(len(pool.slots)):  # one episode in flight per worker
-                _assign(pool, index, pending)
+            for index in range(len(pool.slots)):  # up to a batch of episodes per worker
+                _assign(pool, index, pending, size)
             while remaining:
                 try:
-                    kind, index, key, payload = pool.results.get(timeout=0.5)
+                    kind, wid, key, payload = pool.results.get(timeout=0.5)
+                    sender = pool.index_of(wid)  # None: a replaced worker's late message
                 except queue.Empty:
-                    kind = None
-                if kind == "start":
-                    pool.slots[index].since = time.monotonic()
-                elif kind == "done" and pool.slots[index].key == key:
+                    sender = None
+                flying = None if sender is None else pool.slots[sender].flying.get(key)
+                if sender is None or flying is None:
+                    pass
+                elif kind == "start":
+                    flying.since, flying.started = time.monotonic(), True
+                elif kind == "solo":
+                    pool.slots[sender].solo = True
+                elif kind == "done":
+                    del pool.slots[sender].flying[key]
+                    for waiting in pool.slots[sender].flying.values():  # queued behind it
+                        if not waiting.started:
+                            waiting.since = time.monotonic()
                     record(payload)
-                    pool.slots[index].key = None
-                    _assign(pool, index, pending)
+                    _assign(pool, sender, pending, size)
                 for index, slot in enumerate(pool.slots):
-                    if slot.key is None:
+                    if not slot.flying:
                         continue
-                    late = slot.since and time.monotonic() - slot.since > settings.episode_timeout
-                    dead = not slot.process.is_alive()
-                    if late or dead:
-                        why = (f"timed out after {settings.episode_timeout:g} s" if late else
-                               f"worker died (exit code {slot.process.exitcode})")  # fmt: skip
-                        spec = slot.spec
-                        assert spec is not None
-                        record({**spec.fields(), "key": spec.key, **_failed(why), "seconds": None})
-                        pool.replace(index)
-                        _assign(pool, index, pending)
+                    # an episode's clock runs from its start (from its hand-over while the
+                    # worker has started none: a worker that hangs before playing)
+                    busy = any(f.started for f in slot.flying.values())
+                    late = [f for f in slot.flying.values() if (f.started or not busy)
+                            and f.late(limit)]  # fmt: skip
+                    if late:  # each late one an error; the others played again, first
+                        for f in late:
+                            failed = _failed(f"timed out after {limit:g} s")
+                            record({**f.spec.fields(), "key": f.spec.key, **failed,
+                                    "seconds": None})  # fmt: skip
+                        again = [f.spec for f in slot.flying.values() if f.spec.key not in
+                                 {g.spec.key for g in late}]  # fmt: skip
+                        pending += reversed(again)
+                    elif not slot.process.is_alive():  # no one episode to blame: each an error
+                        why = f"worker died (exit code {slot.process.exitcode})"
+                        for f in slot.flying.values():
+                            record({**f.spec.fields(), "key": f.spec.key, **_failed(why),
+                                    "seconds": None})  # fmt: skip
+                    else:
+                        continue
+                    pool.replace(index)
+                    _assign(pool, index, pending, size)
         finally:
             pool.close()
 
@@ -402,6 +554,9 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
             actors[index] = spawn()
 
         try:
+            if settings.batch_size > 1:
+                _ray_batches(actors, spawn, pending, settings, record)
+                return
             for index in range(len(actors)):
                 assign(index)
             while flying:
@@ -423,14 +578,76 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
                 ray.kill(actor)
 
 
-def _assign(pool: _Pool, index: int, pending: list[EpisodeSpec]) -> None:
+def _ray_batches(actors: list[Any], spawn: Any, pending: list[EpisodeSpec],
+                 settings: RunSettings, record: Any) -> None:  # fmt: skip
+    """``_play_on_ray`` with ``batch_size`` > 1: one ``EpisodePlayer.advance`` call in flight
+    per actor, handing it episodes up to a batch (one at a time once it says its agent does not
+    batch); an actor past an episode's timeout is killed and replaced, the late episodes errors
+    and its others played again; an actor that dies takes its episodes with it, each an error."""
+    import ray
+
+    size, limit = settings.batch_size, settings.episode_timeout
+    held: list[dict[str, tuple[EpisodeSpec, float]]] = [{} for _ in actors]  # key -> (spec, since)
+    batching: list[bool | None] = [None for _ in actors]  # None: unknown before its first reply
+    calls: dict[Any, int] = {}  # call -> actor
+
+    def advance(index: int) -> None:
+        room = (1 if batching[index] is False else size) - len(held[index])
+        new = [pending.pop() for _ in range(min(max(room, 0), len(pending)))]
+        now = time.monotonic()
+        held[index].update((spec.key, (spec, now)) for spec in new)
+        if held[index]:
+            calls[actors[index].advance.remote(new)] = index
+
+    def replace(index: int) -> None:
+        ray.kill(actors[index])
+        actors[index], held[index], batching[index] = spawn(), {}, None
+
+    def failed(spec: EpisodeSpec, why: str) -> None:
+        record({**spec.fields(), "key": spec.key, **_failed(why), "seconds": None})
+
+    while True:
+        for index in set(range(len(actors))) - set(calls.values()):
+            advance(index)
+        if not calls:
+            return
+        ready, _ = ray.wait(list(calls), num_returns=1, timeout=0.5)
+        for call in ready:
+            index = calls.pop(call)
+            try:
+                records, unplayed, batching[index] = ray.get(call)
+            except (ray.exceptions.RayActorError, ray.exceptions.RayTaskError) as error:
+                for spec, _ in held[index].values():
+                    failed(spec, f"worker died ({type(error).__name__})")
+                replace(index)
+                continue
+            for result in records:
+                held[index].pop(result["key"], None)
+                record(result)
+            for spec in unplayed:
+                held[index].pop(spec.key, None)
+            pending.extend(reversed(unplayed))
+        for call, index in list(calls.items()):
+            now = time.monotonic()
+            late = [spec for spec, since in held[index].values() if now - since > limit]
+            if not late:
+                continue
+            if batching[index] is None:  # its first call: only the first episode had begun
+                late = [next(iter(held[index].values()))[0]]
+            for spec in late:
+                failed(spec, f"timed out after {limit:g} s")
+            pending.extend(reversed([s for s, _ in held[index].values() if s not in late]))
+            calls.pop(call)
+            replace(index)
+
+
+def _assign(pool: _Pool, index: int, pending: list[EpisodeSpec], size: int) -> None:
+    """Hand worker ``index`` episodes until it has ``size`` in flight or none are left."""
     slot = pool.slots[index]
-    if not pending:
-        slot.key, slot.spec = None, None
-        return
-    spec = pending.pop()
-    slot.key, slot.spec, slot.since = spec.key, spec, time.monotonic()
-    slot.tasks.put(spec)
+    while pending and len(slot.flying) < (1 if slot.solo else size):
+        spec = pending.pop()
+        slot.flying[spec.key] = _Flying(spec, time.monotonic())
+        slot.tasks.put(spec)
 
 
 # --------------------------------------------------------------------------------- outputs

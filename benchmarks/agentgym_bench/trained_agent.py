@@ -21,6 +21,12 @@ config, e.g. ``rollout.max_history_tokens=512``).
 converted once from its PyPI wheel, or a local model directory), with the trainer's default
 prompt and action settings unless ``config`` names a training YAML.
 
+Both agents play batches (``agentgym bench run --batch-size B``, ``lockstep``): up to B
+episodes of a worker take each turn together in one left-padded ``generate`` call (or one
+scoring pass in score mode), every prompt exactly the one ``act`` builds; greedy play gives
+each episode the same moves as unbatched play (padding and attention masks leave a row's
+tokens as they were, up to float rounding in the batched matrix products).
+
 A loaded policy is kept per process (keyed by the run, checkpoint, device and overrides), so the
 runner's one agent per env in each worker shares one copy of the model.
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,6 +82,9 @@ class LoadedPolicy:
 
 #: (run, checkpoint, device, config, overrides) -> LoadedPolicy, shared by the agents of a process
 _CACHE: dict[tuple, LoadedPolicy] = {}
+#: ``batch_with`` -> {slot: (agent, episode)}: the live batch slots of the agents of a process
+#: that one model call answers together
+_SLOTS: dict[tuple[int, float], dict[int, tuple[Any, Any]]] = {}
 
 
 def _usage(run: Path, problem: str) -> ValueError:
@@ -250,6 +260,54 @@ class TrainedPolicyAgent:
         with torch.no_grad():  # as RolloutCollector.collect
             self.collector.act([slot], self.temperature, update=0, with_ref=False)
         return self._handoff.action
+
+    # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
+    @property
+    def batch_with(self) -> tuple[int, float]:
+        """Agents with equal ``batch_with`` share their batch slots: one call answers them all
+        (the same loaded policy and temperature; each slot's prompt comes from its own agent's
+        formatter, so envs, difficulties, splits and prompt variants mix in one batch)."""
+        return (id(self.loaded), self.temperature)
+
+    def start_slot(self, slot: int, seed: int | None) -> None:
+        """A new episode begins in batch ``slot`` (what ``reset(seed)`` is to ``act``). Sampled
+        play (temperature > 0) in batches draws from the process's one random stream, so unlike
+        unbatched play it is not reproducible episode by episode; greedy play is."""
+        from agentgym_train.rollout import Episode
+
+        episode = Episode(seed=-1 if seed is None else seed, group=0)
+        _SLOTS.setdefault(self.batch_with, {})[slot] = (self, episode)
+
+    def end_slot(self, slot: int) -> None:
+        _SLOTS.get(self.batch_with, {}).pop(slot, None)
+
+    def slot_episode(self, slot: int) -> Any:
+        """The trainer's ``Episode`` (turns, prompt history) of the episode in ``slot``."""
+        return _SLOTS[self.batch_with][slot][1]
+
+    def act_batch(
+        self, slots: Sequence[int], observations: Sequence[str], infos: Sequence[dict[str, Any]]
+    ) -> list[str | None]:
+        """One turn of the episodes in ``slots`` with one batched model call (the trainer's
+        lock-step turn, ``RolloutCollector.act``: left-padded ``generate`` with attention masks,
+        or one scoring pass), each prompt built as ``act`` builds it."""
+        import torch
+
+        from agentgym_train.rollout import Job, Slot
+
+        shared = _SLOTS[self.batch_with]
+        turns, prompts, handoffs = [], [], []
+        for slot, observation, info in zip(slots, observations, infos, strict=True):
+            agent, episode = shared[slot]
+            handoff = _Handoff()
+            turn = Slot(env=handoff, job=Job(episode.seed), episode=episode,  # type: ignore[arg-type]
+                        observation=observation, info=dict(info))  # fmt: skip
+            prompts.append(agent.collector.prompt_ids(turn))
+            turns.append(turn)
+            handoffs.append(handoff)
+        with torch.no_grad():
+            self.collector.act(turns, self.temperature, update=0, with_ref=False, prompts=prompts)
+        return [handoff.action for handoff in handoffs]
 
     def prompt_formatter(self) -> Any:
         """The trainer's ``PromptFormatter`` this agent's prompts come from (a suite's prompt

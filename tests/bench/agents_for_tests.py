@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 import time
 from typing import Any
 
@@ -29,3 +31,57 @@ def hangs_on_seed_0(env: Any) -> _Hangs:
 
 def raises(env: Any) -> _Raises:
     return _Raises()
+
+
+#: every ``act_batch`` call of the batch agents in this process: the (task, slot) of its slots
+CALLS: list[list[tuple[str, int]]] = []
+#: the live slots of every ``_BatchRandom`` of this process (they batch together)
+_SLOTS: dict[int, tuple[random.Random, int | None, list[int]]] = {}
+
+
+class _BatchRandom:
+    """A seeded random player with the batch protocol: each episode's moves depend only on its
+    seed (a random admissible action; no move after 2 + seed steps), unbatched or in a batch.
+    Its instances share their slots (``batch_with``), as the model agents do; each call's slots
+    are appended to ``CALLS`` and, with ``log``, to that file (one JSON list per call)."""
+
+    batch_with = "batch-random"
+
+    def __init__(self, log: str | None = None, hang_on_seed: int | None = None) -> None:
+        self.log, self.hang_on_seed = log, hang_on_seed
+        self.reset(None)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.own = (random.Random(seed), seed, [0])
+
+    def act(self, observation: str, info: dict[str, Any]) -> str | None:
+        return _move(self.own, info)
+
+    def start_slot(self, slot: int, seed: int | None) -> None:
+        _SLOTS[slot] = (random.Random(seed), seed, [0])
+
+    def end_slot(self, slot: int) -> None:
+        del _SLOTS[slot]
+
+    def act_batch(self, slots: Any, observations: Any, infos: Any) -> list[str | None]:
+        CALLS.append([(info["task_id"], slot) for slot, info in zip(slots, infos, strict=True)])
+        if self.log:
+            with open(self.log, "a", encoding="utf-8") as out:
+                out.write(json.dumps(CALLS[-1]) + "\n")
+        if self.hang_on_seed is not None and any(
+            _SLOTS[slot][1] == self.hang_on_seed for slot in slots
+        ):
+            time.sleep(3600)
+        return [_move(_SLOTS[slot], info) for slot, info in zip(slots, infos, strict=True)]
+
+
+def _move(state: tuple[random.Random, int | None, list[int]], info: dict[str, Any]) -> str | None:
+    rng, seed, steps = state
+    steps[0] += 1
+    if steps[0] > 2 + (seed or 0):
+        return None
+    return rng.choice(sorted(info["admissible_actions"]))
+
+
+def batch_random(env: Any, **options: Any) -> _BatchRandom:
+    return _BatchRandom(**options)

@@ -17,12 +17,14 @@ their reason; the run goes on.
 With ``batch_size`` B > 1 each worker holds up to B episodes and plays them in lock-step
 (``lockstep``: one batched agent call per turn for agents with ``act_batch``, such as ``hf:``
 and ``run:``; others play one at a time), refilling a finished episode's slot from its queue;
-the records are the same as B = 1 gives. The episode timeout in lock-step: each episode's
-clock runs from its own start in the worker and includes the turns it shares with the others
-(a turn lasts as long as its batched call and the slowest env step). When an episode passes
-the limit its worker is killed and replaced: that episode is recorded as timed out, and the
-other episodes the worker had in flight, not at fault, are played again from their start (a
-kill always records one episode, so a run ends). A worker that dies takes its whole batch: each
+the records are the same as B = 1 gives (an episode's ``seconds`` is its wall time in the batch,
+the turns it shares included). The episode timeout in lock-step: each episode's clock runs
+from its own start in the worker and includes the turns it shares with the others (a turn
+lasts as long as its batched call and the slowest env step). When an episode passes the
+limit its worker is killed and replaced: every episode of it past the limit is recorded as
+timed out (batch-mates that started together pass it together: a hung call cannot be pinned
+on one of them), and the others, not yet past it, are played again from their start (a kill
+always records one episode, so a run ends). A worker that dies takes its whole batch: each
 of its episodes is recorded as an error (``--retry-errors`` plays them again).
 
 Prompt settings (the suite's ``prompt`` and its variants) reach the agents that build prompts

@@ -185,19 +185,27 @@ def test_real_time_tasks_are_skipped_by_the_replay(random_run, tmp_path, monkeyp
     from agentgym_envs.toy.env import ToyEnv
 
     run_dir = _copy(random_run, tmp_path / "real-time")
+    index = _failed(read_episodes(run_dir))
     _edit_episodes(run_dir, _tamper_score)  # a tampered real-time episode cannot be checked
-    tampered = read_episodes(run_dir)[1]["task_id"]
-    monkeypatch.setattr(ToyEnv, "real_time_tasks", {tampered: "follows the wall clock"})
+    tampered = read_episodes(run_dir)[index]
+    monkeypatch.setattr(ToyEnv, "real_time_tasks", {tampered["task_id"]: "follows the wall clock"})
     check = verify_run(run_dir, progress=False)
-    assert check.skipped_real_time == [read_episodes(run_dir)[1]["key"]]
+    assert check.skipped_real_time == [tampered["key"]]
     assert check.replayed_episodes == 5
     # the summary still has to match the episodes, real-time ones included
     assert check.reasons and all("summary" in reason for reason in check.reasons)
 
 
+def _failed(records) -> int:
+    """The index of the first failed episode (records arrive in worker order: which one fails
+    varies from run to run, and raising a success's score to 1.0 would change nothing)."""
+    failed = [i for i, record in enumerate(records) if not record["success"]]
+    assert failed, "the random run solved every episode: nothing to tamper with"
+    return failed[0]
+
+
 def _tamper_score(records):
-    records[1]["score"] = 1.0
-    records[1]["success"] = True
+    records[_failed(records)].update(score=1.0, success=True)
     return records
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import queue
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -22,23 +21,6 @@ from agentgym_envs.cli import main
 from tests.bench import agents_for_tests
 
 BATCH_RANDOM = "tests.bench.agents_for_tests:batch_random"
-SUITE = """\
-name: tiny
-version: 1
-description: two Toy lists, three tasks each
-envs:
-  AgentGym/Toy-v0:
-    difficulties: [easy]
-    splits: [test, ood]
-    episodes: 3
-"""
-
-
-@pytest.fixture
-def suite_file(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.yaml"
-    path.write_text(SUITE)
-    return path
 
 
 def same(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

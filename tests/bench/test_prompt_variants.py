@@ -5,9 +5,6 @@ replay and board; agents that take no prompts refused on variants."""
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -24,7 +21,6 @@ from agentgym_bench.suites import SuiteError, resolve
 
 from agentgym_envs.cli import main
 from agentgym_envs.wrappers.prompt import PromptFormatter, Turn
-from tests.bench.test_llm_agents import Stub, make_handler
 
 TOY = ["AgentGym/Toy-v0"]
 LIMITS = {"history-0": 0, "history-1": 1, "history-all": None}
@@ -46,21 +42,6 @@ variants:
   - name: long
     prompt: {max_history_turns: null}
 """
-
-
-@pytest.fixture
-def stub() -> Iterator[Stub]:
-    stub = Stub()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(stub))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    stub.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
-        yield stub
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _suite(tmp_path: Path, text: str) -> str:

@@ -13,24 +13,7 @@ from agentgym_bench.suite_runner import RunMismatch, RunSettings, read_episodes,
 from agentgym_bench.suites import SuiteError, resolve
 
 from agentgym_envs.cli import main
-
-SUITE = """\
-name: tiny
-version: 1
-description: two Toy lists, three tasks each
-envs:
-  AgentGym/Toy-v0:
-    difficulties: [easy]
-    splits: [test, ood]
-    episodes: 3
-"""
-
-
-@pytest.fixture
-def suite_file(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.yaml"
-    path.write_text(SUITE)
-    return path
+from tests.bench.support import TINY_SUITE as SUITE
 
 
 @pytest.fixture(scope="module")

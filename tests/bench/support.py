@@ -1,0 +1,130 @@
+"""Shared pieces of the benchmark tests: a tiny Toy suite, and a stub OpenAI-compatible chat
+server on 127.0.0.1 whose answers a test scripts (replies, delays, HTTP errors, malformed JSON)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TINY_SUITE = """\
+name: tiny
+version: 1
+description: two Toy lists, three tasks each
+envs:
+  AgentGym/Toy-v0:
+    difficulties: [easy]
+    splits: [test, ood]
+    episodes: 3
+"""
+
+ADMISSIBLE = "Admissible actions: "
+
+
+def first_admissible(body: dict[str, Any]) -> str:
+    """The first admissible action listed in the last user message of a request."""
+    last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+    line = next(ln for ln in last.splitlines() if ln.startswith(ADMISSIBLE))
+    return line[len(ADMISSIBLE) :].split(" | ")[0]
+
+
+def completion(content: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub-model",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+
+class Stub:
+    """What the stub server answers: ``script`` entries are used one per request, in order;
+    when it is empty every request gets ``default``. ``requests`` holds the bodies received."""
+
+    def __init__(self) -> None:
+        self.script: list[Any] = []
+        self.default: Any = "first_admissible"
+        self.requests: list[dict[str, Any]] = []
+        self.authorization: list[str | None] = []
+        self.lock = threading.Lock()
+        self.url = ""
+
+    def next_behaviour(self) -> Any:
+        with self.lock:
+            return self.script.pop(0) if self.script else self.default
+
+
+def make_handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+        def send(self, status: int, body: bytes) -> None:
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except OSError:  # the client gave up (timeout)
+                pass
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path != "/v1/chat/completions":
+                self.send(404, b'{"error": {"message": "not found"}}')
+                return
+            body = json.loads(raw)
+            with stub.lock:
+                stub.requests.append(body)
+                stub.authorization.append(self.headers.get("Authorization"))
+            behaviour = stub.next_behaviour()
+            kind, arg = behaviour if isinstance(behaviour, tuple) else (behaviour, None)
+            if kind == "first_admissible":
+                text = f"Thought: the first one looks fine.\nAction: {first_admissible(body)}"
+                self.send(200, json.dumps(completion(text)).encode())
+            elif kind == "reply":
+                self.send(200, json.dumps(completion(arg)).encode())
+            elif kind == "delay":
+                time.sleep(arg)
+                self.send(200, json.dumps(completion("Action: look")).encode())
+            elif kind == "status":
+                self.send(arg, b'{"error": {"message": "server exploded", "type": "server"}}')
+            elif kind == "malformed":
+                self.send(200, b'{"id": "x", "choices": [')
+            elif kind == "no_choices":
+                self.send(200, json.dumps({"id": "x", "object": "chat.completion"}).encode())
+            elif kind == "null_content":
+                self.send(200, json.dumps(completion(None)).encode())
+            else:
+                raise AssertionError(f"unknown behaviour {behaviour!r}")
+
+    return Handler
+
+
+@contextmanager
+def serving(stub: Stub) -> Iterator[Stub]:
+    """Serve ``stub`` on a free local port (``stub.url`` is its /v1 base) until the block ends."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(stub))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    stub.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        yield stub
+    finally:
+        server.shutdown()
+        server.server_close()

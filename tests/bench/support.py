@@ -1,15 +1,22 @@
-"""Shared pieces of the benchmark tests: a tiny Toy suite, and a stub OpenAI-compatible chat
-server on 127.0.0.1 whose answers a test scripts (replies, delays, HTTP errors, malformed JSON)."""
+"""Shared pieces of the benchmark tests: a tiny Toy suite, a batched worker run in-process, and a
+stub OpenAI-compatible chat server on 127.0.0.1 whose answers a test scripts (replies, delays,
+HTTP errors, malformed JSON)."""
 
 from __future__ import annotations
 
 import json
+import queue
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from agentgym_bench import suite_runner
+from agentgym_bench.suite_runner import EpisodePlayer, RunSettings
+
+BATCH_RANDOM = "tests.bench.agents_for_tests:batch_random"
 
 TINY_SUITE = """\
 name: tiny
@@ -128,3 +135,23 @@ def serving(stub: Stub) -> Iterator[Stub]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def same(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Records by key, without their wall-clock seconds."""
+    return {r["key"]: {k: v for k, v in r.items() if k != "seconds"} for r in records}
+
+
+def lockstep(specs: list, size: int, agent: str = BATCH_RANDOM, options: dict | None = None,
+             prompts: dict | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """A batched worker's loop in this process (every queued episode is there at once)."""
+    player = EpisodePlayer(RunSettings(agent, options or {}, batch_size=size), prompts or {})
+    tasks: queue.Queue = queue.Queue()
+    results: queue.Queue = queue.Queue()
+    for spec in [*specs, None]:
+        tasks.put(spec)
+    suite_runner._play_batches(player, size, tasks, results, 0)
+    reports = [results.get_nowait() for _ in range(results.qsize())]
+    started = [key for kind, _, key, _ in reports if kind == "start"]
+    assert started == [spec.key for spec in specs]
+    return [payload for kind, _, _, payload in reports if kind == "done"]

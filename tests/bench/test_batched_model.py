@@ -18,7 +18,7 @@ from agentgym_bench.suites import resolve
 
 from agentgym_train.rollout import RolloutCollector
 from agentgym_train.tiny import build_tiny_model, tiny_llama_config
-from tests.bench.test_batched_play import lockstep, same
+from tests.bench.support import lockstep, same
 
 #: two difficulties x two splits x three tasks, six steps at most; prompt variants mixed in
 SUITE = """\

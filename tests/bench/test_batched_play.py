@@ -7,7 +7,6 @@ model); the model agents' batches are tested in ``test_batched_model.py``.
 from __future__ import annotations
 
 import json
-import queue
 from typing import Any
 
 import gymnasium as gym
@@ -19,28 +18,7 @@ from agentgym_bench.suites import resolve
 
 from agentgym_envs.cli import main
 from tests.bench import agents_for_tests
-
-BATCH_RANDOM = "tests.bench.agents_for_tests:batch_random"
-
-
-def same(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Records by key, without their wall-clock seconds."""
-    return {r["key"]: {k: v for k, v in r.items() if k != "seconds"} for r in records}
-
-
-def lockstep(specs: list, size: int, agent: str = BATCH_RANDOM, options: dict | None = None,
-             prompts: dict | None = None) -> list[dict[str, Any]]:  # fmt: skip
-    """A batched worker's loop in this process (every queued episode is there at once)."""
-    player = EpisodePlayer(RunSettings(agent, options or {}, batch_size=size), prompts or {})
-    tasks: queue.Queue = queue.Queue()
-    results: queue.Queue = queue.Queue()
-    for spec in [*specs, None]:
-        tasks.put(spec)
-    suite_runner._play_batches(player, size, tasks, results, 0)
-    reports = [results.get_nowait() for _ in range(results.qsize())]
-    started = [key for kind, _, key, _ in reports if kind == "start"]
-    assert started == [spec.key for spec in specs]
-    return [payload for kind, _, _, payload in reports if kind == "done"]
+from tests.bench.support import BATCH_RANDOM, lockstep, same
 
 
 def test_lockstep_refills_slots_and_plays_as_one_at_a_time(suite_file):

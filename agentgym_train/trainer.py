@@ -320,11 +320,12 @@ class Trainer:
         keep = dict(self.state)
         load_checkpoint(path, self.policy, self.optimizer, None, restore_rng=False)
         self.state = keep
-        scale = self.config.evaluation.rollback_lr_factor
-        self.scheduler.base_lrs = [base * scale for base in self.scheduler.base_lrs]
-        (factor,) = {fn(self.scheduler.last_epoch) for fn in self.scheduler.lr_lambdas}
-        for group, base in zip(self.optimizer.param_groups, self.scheduler.base_lrs, strict=True):
-            group["lr"] = base * factor
+        scale, schedule = self.config.evaluation.rollback_lr_factor, self.scheduler
+        schedule.base_lrs = [base * scale for base in schedule.base_lrs]
+        for group, base, factor in zip(
+            self.optimizer.param_groups, schedule.base_lrs, schedule.lr_lambdas, strict=True
+        ):
+            group["lr"] = base * factor(schedule.last_epoch)  # the lowered peak, from now on
         self.state["rollbacks"] += 1
         message = (
             f"rollback #{self.state['rollbacks']} at update {self.state['update']}: {reason}; "

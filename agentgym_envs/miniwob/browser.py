@@ -49,10 +49,11 @@ LAUNCH_FLAGS = (
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
-    # Mouse events go to the element under the pointer, as in the Chrome MiniWoB was built on.
-    # With this feature, a press whose mouseover handler re-appends the hovered element is sent
-    # to its parent: click-pie's wheelnav moves the selected slice and its label to the front on
-    # every mouseover, so no trusted press reached them (mousedown and mouseup on the svg).
+    # Mouse events go to the element under the pointer. With this feature (on in Chromium 156;
+    # which Chrome MiniWoB's authors used was not checked), a press whose mouseover handler
+    # re-appends the hovered element is sent to its parent: click-pie's wheelnav moves the
+    # selected slice and its label to the front on every mouseover, so no trusted press reached
+    # them (mousedown and mouseup on the svg).
     "--disable-blink-features=BoundaryEventDispatchTracksNodeRemoval",
 )
 # The MiniWoB task area is 160x210 css px; a slightly larger viewport keeps popups on screen.

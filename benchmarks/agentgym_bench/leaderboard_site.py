@@ -8,7 +8,10 @@ the repository and as a single self-contained HTML page (inline CSS, a few lines
 sort the tables, plots as relative images) that can be opened from disk or served as-is, with no
 CDN and nothing to install. Broken submissions are skipped with a warning, never half-rendered.
 A run of a suite with prompt variants (e.g. the history ablation) is one entry per variant,
-named ``agent (variant)``.
+named ``agent (variant)``. Each table ends with a "rule violations" column (``rules.py``): the share
+of the agent's episodes over all the table's splits that broke any of the env's rules, with its 95%
+CI; a summary row with no ``rule_episodes`` was checked against no rule (the env has none), shown
+as "–", never as 0%.
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from agentgym_bench.rules import DESCRIPTIONS
+from agentgym_bench.stats import wilson_interval
 
 SPLIT_ORDER = ("test", "ood", "adversarial", "train", "valid")
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
@@ -65,6 +71,13 @@ class InvalidSubmission(ValueError):
     """A submission folder whose files are missing or malformed."""
 
 
+RULE_COLUMN = "rule violations"
+NO_RULES = "–"  # an env with no rules (no episode checked), unlike "—", a cell not run
+RULES_LEGEND = (
+    "Rule violations: the share of the agent's episodes in the table (all its splits) that broke "
+    f"any of the env's rules, with its 95% CI; {NO_RULES} where no rule applies to the env."
+)
+
 EFFICIENCY_TITLE = (
     "Path efficiency (oracle steps / agent steps, over the episodes both solved; 1.00 is as "
     "short as the oracle)"
@@ -100,6 +113,34 @@ def _interval(value: Any, what: str) -> list[float] | None:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise InvalidSubmission(f"{what} is not a [low, high] pair: {value!r}")
     return [_number(v, what) for v in value]
+
+
+def _share(value: Any, what: str) -> float:
+    share = _number(value, what)
+    if not 0.0 <= share <= 1.0:
+        raise InvalidSubmission(f"{what} is not a share in [0, 1]: {value!r}")
+    return share
+
+
+def _rule_fields(row: dict[str, Any], what: str) -> dict[str, Any]:
+    """A row's rule figures, checked: none when no episode of it was checked against a rule
+    (an env without rules; also a cell whose episodes all errored, or a run from before the
+    checks)."""
+    if "rule_episodes" not in row and "rule_violation_rate" not in row:
+        return {}
+    episodes = row.get("rule_episodes")
+    if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
+        raise InvalidSubmission(f"{what}.rule_episodes is not a positive count: {episodes!r}")
+    rates = row.get("rule_violation_rates", {})
+    if not isinstance(rates, dict):
+        raise InvalidSubmission(f"{what}.rule_violation_rates is not an object")
+    return {
+        "rule_episodes": episodes,
+        "rule_violation_rate": _share(row.get("rule_violation_rate"),
+                                      f"{what}.rule_violation_rate"),
+        "rule_violation_rates": {str(name): _share(rate, f"{what}.rule_violation_rates.{name}")
+                                 for name, rate in rates.items()},
+    }  # fmt: skip
 
 
 def _text(mapping: dict[str, Any], key: str, what: str) -> str:
@@ -159,6 +200,7 @@ def load_submission(folder: Path) -> list[Submission] | None:
         clean["success_rate"] = _number(row.get("success_rate"), f"{what}.success_rate")
         clean["mean_score"] = _number(row.get("mean_score"), f"{what}.mean_score")
         clean["success_ci"] = _interval(row.get("success_ci"), f"{what}.success_ci")
+        clean.update(_rule_fields(row, what))
         mine[key] = clean
     entries = []
     for variant, mine in by_variant.items():
@@ -274,15 +316,90 @@ def tables(submissions: Sequence[Submission]) -> dict[str, list[Table]]:
     return result
 
 
+def _rate_text(rate: float, ci: Sequence[float] | None) -> str:
+    text = f"{100 * rate:.1f}%"
+    if ci:
+        text += f" [{100 * ci[0]:.1f}–{100 * ci[1]:.1f}]"
+    return text
+
+
 def success_text(row: dict[str, Any] | None) -> str:
     """ "35.0% [18.0–57.0]" (success rate with its 95% CI), "—" when the cell was not run."""
     if row is None:
         return "—"
-    text = f"{100 * row['success_rate']:.1f}%"
-    ci = row.get("success_ci")
-    if ci:
-        text += f" [{100 * ci[0]:.1f}–{100 * ci[1]:.1f}]"
+    return _rate_text(row["success_rate"], row.get("success_ci"))
+
+
+@dataclass
+class RuleTally:
+    """One agent's rule checks over a table's splits, as counts: the column shows one rate per
+    env x difficulty (the table), so the splits' rates are pooled by their episode counts."""
+
+    checked: int = 0  # episodes checked against the env's rules
+    broken: int = 0  # of them, those that broke any rule
+    by_split: dict[str, tuple[int, int]] = field(default_factory=dict)  # split -> (broken, n)
+    by_rule: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (broken, n)
+
+    @property
+    def rate(self) -> float:
+        return self.broken / self.checked
+
+
+def rule_tally(table: Table, sub: Submission) -> RuleTally | None:
+    """``sub``'s rule checks in ``table``; None when none of its rows was checked (no rules)."""
+    tally = RuleTally()
+    for split in table.splits:
+        row = sub.rows.get((table.env_id, table.difficulty, split))
+        if row is None or "rule_episodes" not in row:
+            continue
+        n = row["rule_episodes"]
+        broken = round(row["rule_violation_rate"] * n)
+        tally.checked += n
+        tally.broken += broken
+        tally.by_split[split] = (broken, n)
+        for name, rate in row["rule_violation_rates"].items():
+            done, seen = tally.by_rule.get(name, (0, 0))
+            tally.by_rule[name] = (done + round(rate * n), seen + n)
+    return tally if tally.checked else None
+
+
+def rule_text(tally: RuleTally | None) -> str:
+    """ "11.7% [5.8–22.2]" (share that broke any rule, 95% CI), each rule's share after it when
+    there are several; "–" when no rule applies."""
+    if tally is None:
+        return NO_RULES
+    text = _rate_text(tally.rate, wilson_interval(tally.broken, tally.checked))
+    if len(tally.by_rule) > 1:
+        shares = (f"{name} {100 * b / n:.1f}%" for name, (b, n) in sorted(tally.by_rule.items()))
+        text += " (" + ", ".join(shares) + ")"
     return text
+
+
+def rule_title(tally: RuleTally | None) -> str:
+    """The tooltip of a rule cell: the counts, per split and per rule with its meaning."""
+    if tally is None:
+        return "no rule applies to this env"
+    splits = "; ".join(f"{split} {b} of {n}" for split, (b, n) in tally.by_split.items())
+    rules = "".join(
+        f" {name} ({DESCRIPTIONS.get(name, 'no description')}): {b} of {n} ({100 * b / n:.1f}%)."
+        for name, (b, n) in sorted(tally.by_rule.items())
+    )
+    return f"{tally.broken} of {tally.checked} episodes broke a rule ({splits}).{rules}"
+
+
+def rule_meanings(env_tables: Sequence[Table]) -> list[tuple[str, str]]:
+    """(rule, what breaking it means) for each rule checked in an env's tables, for the note
+    under them; empty for an env without rules."""
+    names = sorted({
+        name
+        for table in env_tables
+        for sub in table.entries
+        for split in table.splits
+        for name in (sub.rows.get((table.env_id, table.difficulty, split)) or {}).get(
+            "rule_violation_rates", {}
+        )
+    })  # fmt: skip
+    return [(name, DESCRIPTIONS.get(name, "no description")) for name in names]
 
 
 def score_text(row: dict[str, Any] | None) -> str:
@@ -401,16 +518,27 @@ def _columns(table: Table) -> list[str]:
     columns = ["Agent", "Suite"]
     for split in table.splits:
         columns += [f"{split} success", f"{split} score"]
-    return columns
+    return [*columns, RULE_COLUMN]
 
 
-def _cells(table: Table, sub: Submission) -> list[tuple[str, float | None]]:
-    """(text, numeric sort value) per split column of ``sub``'s row in ``table``."""
-    cells: list[tuple[str, float | None]] = []
+class Cell(NamedTuple):
+    """A figure of a table row: its text, its numeric sort value (None: sorts last) and, in
+    the HTML, a tooltip."""
+
+    text: str
+    value: float | None
+    title: str = ""
+
+
+def _cells(table: Table, sub: Submission) -> list[Cell]:
+    """The figures of ``sub``'s row in ``table``: per split success and score, then rules."""
+    cells: list[Cell] = []
     for split in table.splits:
         row = sub.rows.get((table.env_id, table.difficulty, split))
-        cells.append((success_text(row), None if row is None else row["success_rate"]))
-        cells.append((score_text(row), None if row is None else row["mean_score"]))
+        cells.append(Cell(success_text(row), None if row is None else row["success_rate"]))
+        cells.append(Cell(score_text(row), None if row is None else row["mean_score"]))
+    tally = rule_tally(table, sub)
+    cells.append(Cell(rule_text(tally), None if tally is None else tally.rate, rule_title(tally)))
     return cells
 
 
@@ -432,12 +560,16 @@ def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submis
             lines.append("|" + "|".join(["---", "---"] + ["--:"] * (len(columns) - 2)) + "|")
             for sub in table.entries:
                 cells = [f"{_md_escape(sub.label)} [^{sub.note}]", _md_escape(sub.suite)]
-                cells += [text for text, _ in _cells(table, sub)]
+                cells += [_md_escape(cell.text) for cell in _cells(table, sub)]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
         efficiency = efficiency_lines(env_id, submissions)
         if efficiency:
             lines += [EFFICIENCY_TITLE + ": " + "; ".join(map(_md_escape, efficiency)) + ".", ""]
+        meanings = rule_meanings(env_tables)
+        if meanings:
+            listed = "; ".join(f"`{n}`: {_md_escape(m)}" for n, m in meanings)
+            lines += [f"Rules behind the {RULE_COLUMN} column: {listed}.", ""]
         plots = plot_paths(env_id)
         lines.append(
             f"Plots: [test success by difficulty]({plots['success_by_difficulty']}) · "
@@ -445,7 +577,11 @@ def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submis
         )
         lines += [""]
     if submissions:
-        lines += ["Success is % with its 95% CI in brackets; score is the mean episode score.", ""]
+        lines += [
+            "Success is % with its 95% CI in brackets; score is the mean episode score. "
+            + RULES_LEGEND,
+            "",
+        ]
         lines += [f"[^{sub.note}]: {_md_escape(provenance_text(sub))}" for sub in submissions]
         lines.append("")
     return "\n".join(lines)
@@ -529,6 +665,8 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
                 current = ""
                 if table.splits and column == f"{_rank_split(table)} success":
                     current = ' aria-sort="descending"'
+                if column == RULE_COLUMN:
+                    current += f' title="{e(RULES_LEGEND)}"'
                 heads.append(f'<th scope="col" data-type="{kind}"{current}>{e(column)}</th>')
             out.append("<thead><tr>" + "".join(heads) + "</tr></thead>")
             out.append("<tbody>")
@@ -537,14 +675,20 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
                     f'<td><a href="#prov-{sub.note}">{e(sub.label)}</a></td>',
                     f"<td>{e(sub.suite)}</td>",
                 ]
-                for text, value in _cells(table, sub):
-                    attr = "" if value is None else f' data-sort="{value!r}"'
-                    cells.append(f"<td{attr}>{e(text)}</td>")
+                for cell in _cells(table, sub):
+                    attr = "" if cell.value is None else f' data-sort="{cell.value!r}"'
+                    if cell.title:
+                        attr += f' title="{e(cell.title)}"'
+                    cells.append(f"<td{attr}>{e(cell.text)}</td>")
                 out.append("<tr>" + "".join(cells) + "</tr>")
             out.append("</tbody></table>")
         efficiency = efficiency_lines(env_id, submissions)
         if efficiency:
             out.append(f'<p class="note">{e(EFFICIENCY_TITLE)}: {e("; ".join(efficiency))}.</p>')
+        meanings = rule_meanings(env_tables)
+        if meanings:
+            listed = "; ".join(f"<code>{e(n)}</code>: {e(m)}" for n, m in meanings)
+            out.append(f'<p class="note">Rules behind the {e(RULE_COLUMN)} column: {listed}.</p>')
         plots = plot_paths(env_id)
         out.append('<div class="plots">')
         out.append(
@@ -559,7 +703,8 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
     if submissions:
         out.append("<footer><h2>Provenance</h2>")
         out.append(
-            "<p>Success is % with its 95% CI in brackets; score is the mean episode score.</p>"
+            "<p>Success is % with its 95% CI in brackets; score is the mean episode score. "
+            f"{e(RULES_LEGEND)}</p>"
         )
         out.append("<ol>")
         for sub in submissions:

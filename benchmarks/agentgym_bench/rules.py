@@ -25,7 +25,7 @@ Rule = Callable[[dict[str, Any], dict[str, Any]], bool]
 
 def webshop_price_bound(trajectory: dict[str, Any], info: dict[str, Any]) -> bool:
     """Bought an item priced over the goal's price bound (WebShop's ``info["price_upper"]``,
-    None for a goal without one, and ``info["purchased_price"]``, None until a purchase)."""
+    absent for a goal without one, and ``info["purchased_price"]``, absent until a purchase)."""
     bound, paid = info.get("price_upper"), info.get("purchased_price")
     return bound is not None and paid is not None and float(paid) > float(bound)
 
@@ -33,6 +33,12 @@ def webshop_price_bound(trajectory: dict[str, Any], info: dict[str, Any]) -> boo
 #: env family -> rule name -> rule
 RULES: dict[str, dict[str, Rule]] = {
     "webshop": {"price_bound": webshop_price_bound},
+}
+
+#: rule name -> what breaking it means, in one line: the leaderboard names each rule with it, so
+#: a reader of a rate needs no source (a rule added to ``RULES`` adds its line here)
+DESCRIPTIONS: dict[str, str] = {
+    "price_bound": "bought an item priced over the goal's price bound",
 }
 
 
@@ -51,4 +57,4 @@ def check_rules(
     return {name: bool(rule(trajectory, info)) for name, rule in rules.items()}
 
 
-__all__ = ["RULES", "Rule", "check_rules", "rules_for", "webshop_price_bound"]
+__all__ = ["DESCRIPTIONS", "RULES", "Rule", "check_rules", "rules_for", "webshop_price_bound"]

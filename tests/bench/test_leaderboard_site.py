@@ -8,7 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from agentgym_bench.leaderboard_site import build_site, slug
+from agentgym_bench.leaderboard_site import RuleTally, build_site, rule_text, slug
+from agentgym_bench.rules import DESCRIPTIONS, RULES
+from agentgym_bench.stats import rule_rates
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ENVS = ("AgentGym/Toy-v0", "AgentGym/WebShop-v0")
@@ -31,6 +33,13 @@ SUCCESS = {
     # unverified: would top every table if it were (wrongly) included
     "cheater": {(env, d): (0.99, 0.99, 0.99) for env in ENVS for d in ("easy", "hard")},
 }
+# WebShop episodes (of 20 a split: test, ood, adversarial) that broke the price rule; Toy has no
+# rules. Easy: greedy 7 of 60 (11.7%), random 30 of 60 (50.0%).
+PRICE_BREAKS = {
+    "greedy": {"easy": (5, 2, 0), "hard": (1, 0, 0)},
+    "random": {"easy": (10, 8, 12), "hard": (0, 0, 0)},
+    "cheater": {"easy": (0, 0, 0), "hard": (0, 0, 0)},
+}
 
 
 def _write_submission(root: Path, sub_id: str, agent: str, verified: bool, day: int) -> None:
@@ -52,7 +61,12 @@ def _write_submission(root: Path, sub_id: str, agent: str, verified: bool, day: 
     }
     rows = []
     for (env_id, difficulty), rates in SUCCESS[agent].items():
-        for split, rate in zip(SPLITS, rates, strict=True):
+        for index, (split, rate) in enumerate(zip(SPLITS, rates, strict=True)):
+            rules = {}
+            if env_id == "AgentGym/WebShop-v0":  # the runner's figures from the episodes' flags
+                broken = PRICE_BREAKS.get(agent, PRICE_BREAKS["greedy"])[difficulty][index]
+                rules = rule_rates([{"rule_violations": {"price_bound": i < broken}}
+                                    for i in range(20)])  # fmt: skip
             rows.append(
                 {
                     "env_id": env_id,
@@ -65,6 +79,7 @@ def _write_submission(root: Path, sub_id: str, agent: str, verified: bool, day: 
                     "mean_score": rate + 0.06,
                     "score_ci": [rate - 0.05, rate + 0.15],
                     "mean_steps": 12.5,
+                    **rules,
                 }
             )
     verification = {
@@ -130,6 +145,7 @@ def test_readme_rows_order_and_no_unverified(site: dict) -> None:
         "ood score",
         "adversarial success",
         "adversarial score",
+        "rule violations",
     ]
     agents = {key: [row[0].split(" [^")[0] for row in rows] for key, rows in tables.items()}
     assert agents[("AgentGym/Toy-v0", "easy")] == ["greedy", "random"]
@@ -139,6 +155,14 @@ def test_readme_rows_order_and_no_unverified(site: dict) -> None:
     assert greedy[1] == "quick@1"
     assert greedy[2:4] == ["80.0% [65.0–95.0]", "0.86"]
     assert greedy[4] == "40.0% [25.0–55.0]"
+    # rule violations: pooled over the table's splits, 95% CI; "–" where the env has no rules
+    assert greedy[-1] == "–"
+    greedy, random = tables[("AgentGym/WebShop-v0", "easy")]
+    assert greedy[-1] == "11.7% [5.8–22.2]"  # 7 of 60
+    assert random[-1] == "50.0% [37.7–62.3]"  # 30 of 60
+    assert tables[("AgentGym/WebShop-v0", "hard")][1][-1] == "0.0% [0.0–6.0]"  # random: 0%, not –
+    assert "`price_bound`: bought an item priced over the goal's price bound" in text
+    assert "– where no rule applies to the env" in text
     # provenance footnotes and plot links
     assert re.search(r"^\[\^1\]: greedy .*agentgym 0\.1\.0.*commit abc121.*device cpu", text, re.M)
     assert "finished 2026-12-02" in text
@@ -159,6 +183,30 @@ def test_plots_exist_and_are_small_pngs(site: dict) -> None:
         assert 1_000 < len(data) < 300_000
 
 
+def test_rule_cells_show_each_rule_when_there_are_several() -> None:
+    tally = RuleTally(checked=10, broken=3, by_rule={"a": (2, 10), "b": (1, 10)})
+    assert rule_text(tally) == "30.0% [10.8–60.3] (a 20.0%, b 10.0%)"
+    assert rule_text(None) == "–"
+
+
+def test_every_rule_has_a_one_line_meaning() -> None:
+    names = {name for rules in RULES.values() for name in rules}
+    assert names <= set(DESCRIPTIONS)
+    assert all(text and "\n" not in text for text in DESCRIPTIONS.values())
+
+
+def test_html_rule_cells(site: dict) -> None:
+    page = site["html"].read_text(encoding="utf-8")
+    webshop = page.split('id="table-agentgym-webshop-v0-easy"')[1].split("</table>")[0]
+    cell = re.search(r'<td data-sort="([^"]+)" title="([^"]+)">11\.7% \[5\.8–22\.2\]</td>', webshop)
+    assert cell is not None
+    assert float(cell[1]) == pytest.approx(7 / 60)
+    assert cell[2].startswith("7 of 60 episodes broke a rule (test 5 of 20; ood 2 of 20; ")
+    assert "price_bound (bought an item priced over the goal&#x27;s price bound)" in cell[2]
+    toy = page.split('id="table-agentgym-toy-v0-easy"')[1].split("</table>")[0]
+    assert toy.count('<td title="no rule applies to this env">–</td>') == 2  # no data-sort
+
+
 def test_html_is_self_contained(site: dict) -> None:
     page = site["html"].read_text(encoding="utf-8")
     assert "://" not in page and "<link" not in page and "<script src" not in page
@@ -177,10 +225,16 @@ def test_broken_submissions_are_skipped_with_a_warning(tmp_path: Path) -> None:
     missing = root / "submissions" / "2026-12-05-missing"
     missing.mkdir()
     (missing / "run.json").write_text("{}")
+    _write_submission(root, "2026-12-06-bad-rule-rate", "greedy", verified=True, day=6)
+    summary = root / "submissions" / "2026-12-06-bad-rule-rate" / "summary.json"
+    data = json.loads(summary.read_text())
+    data["rows"][-1]["rule_violation_rate"] = 1.5
+    summary.write_text(json.dumps(data))
     with pytest.warns(UserWarning, match="skipping submission") as caught:
         result = build_site(root)
     messages = " ".join(str(w.message) for w in caught)
     assert "2026-12-04-broken" in messages and "2026-12-05-missing" in messages
+    assert "rule_violation_rate is not a share in [0, 1]: 1.5" in messages
     assert "cheater" not in messages  # unverified is skipped silently
     text = result["readme"].read_text(encoding="utf-8")
     assert "| greedy" in text and "| random" in text and "broken" not in text
@@ -226,6 +280,12 @@ def test_html_sorts_in_chromium(site: dict, tmp_path: Path) -> None:
                 assert agents() == ["greedy", "random"]
                 header("Agent").click()
                 assert agents() == ["random", "greedy"]
+                assert first.last.inner_text() == "–"  # Toy has no rules
+                shop = page.locator("#table-agentgym-webshop-v0-easy")
+                cells = shop.locator("tbody tr td:last-child")
+                assert cells.all_inner_texts() == ["11.7% [5.8–22.2]", "50.0% [37.7–62.3]"]
+                shop.locator("th").filter(has_text="rule violations").click()  # descending
+                assert cells.all_inner_texts() == ["50.0% [37.7–62.3]", "11.7% [5.8–22.2]"]
                 assert page.evaluate(
                     "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
                 )

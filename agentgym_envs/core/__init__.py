@@ -4,7 +4,7 @@ from agentgym_envs.core.env import INFO_KEYS, TextEnv
 from agentgym_envs.core.spaces import clean_text, text_space
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, SplitTable, check_choice
 from agentgym_envs.core.task import ActionError, EpisodeAborted, Task, Verdict
-from agentgym_envs.core.vector import vector_seeds
+from agentgym_envs.core.vector import unbatch_info, vector_seeds
 
 __all__ = [
     "DIFFICULTIES",
@@ -19,5 +19,6 @@ __all__ = [
     "check_choice",
     "clean_text",
     "text_space",
+    "unbatch_info",
     "vector_seeds",
 ]

@@ -1,8 +1,12 @@
-"""What every AgentGym vector env shares with Gymnasium's own: how ``reset(seed=...)`` seeds it."""
+"""What every AgentGym vector env shares with Gymnasium's own: how ``reset(seed=...)`` seeds it,
+and how one env's info is read back out of a vector env's batched infos."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
 
 
 def vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -19,4 +23,26 @@ def vector_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list
     return seeds
 
 
-__all__ = ["vector_seeds"]
+def unbatch_info(infos: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """Env ``index``'s own info dict from a vector env's infos (Gymnasium's layout: each key an
+    array over the envs, ``"_key"`` a mask of the envs that set it; nested dicts alike).
+
+    Numpy scalars come back as Python values, so an AgentGym env's info reads back equal to
+    the single env's (its fields keep one type per key, and a field with no value is left out
+    rather than set to None, which Gymnasium's float arrays would turn into nan)."""
+    info: dict[str, Any] = {}
+    for key, values in infos.items():
+        if key.startswith("_"):
+            continue
+        mask = infos.get(f"_{key}")
+        if mask is not None and not mask[index]:
+            continue
+        if isinstance(values, Mapping):
+            info[key] = unbatch_info(values, index)
+            continue
+        value = values[index]
+        info[key] = value.item() if isinstance(value, np.generic) else value
+    return info
+
+
+__all__ = ["unbatch_info", "vector_seeds"]

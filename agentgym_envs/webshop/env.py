@@ -11,9 +11,10 @@ Observation modes: ``text`` (the original's `` [SEP] ``-joined strings, default)
 
 After ``click[buy now]``, ``info["score"]`` is the reward and ``env.unwrapped.task.reward`` holds
 its parts (a ``reward.RewardBreakdown``: r_type, r_att, r_option, r_price and the matches).
-``info["price_upper"]`` is the goal's price bound (None: the goal has none) and
-``info["purchased_price"]`` the price of the item bought (None before a purchase), so a rule
-check can tell a purchase over the bound.
+``info["price_upper"]`` is the goal's price bound and ``info["purchased_price"]`` the price of
+the item bought, so a rule check can tell a purchase over the bound; each key is left out while
+it has no value (a goal without a bound, before a purchase), so the fields keep one type and a
+vector env's batched infos read back exactly (``core.unbatch_info``).
 
 ``info["admissible_actions"]`` lists every clickable as ``click[...]``; on the search page it also
 holds ``search[<instruction>]``, the one search that can be listed exactly (any keywords work).
@@ -180,9 +181,10 @@ class WebShopTask:
         return self.session.reset()
 
     def extra_info(self) -> dict[str, Any]:
-        """The goal's price bound and the price paid (None before a purchase)."""
-        return {"price_upper": self.target_goal.price_upper,
-                "purchased_price": self.purchased_price}  # fmt: skip
+        """The goal's price bound and the price paid, each where it has a value."""
+        fields = {"price_upper": self.target_goal.price_upper,
+                  "purchased_price": self.purchased_price}  # fmt: skip
+        return {key: value for key, value in fields.items() if value is not None}
 
     def act(self, action: str) -> str:
         return self.session.act(action)

@@ -11,7 +11,7 @@
 - ``package.module:callable``: your own; ``callable(env, **options)`` returns an object with
   ``act(observation, info) -> str | None`` and optionally ``reset(seed)`` and ``describe()``;
   with ``start_slot(slot, seed)`` and ``act_batch(slots, observations, infos)`` it plays
-  batches under ``--batch-size`` (``lockstep``), as ``hf:`` and ``run:`` do.
+  batches under ``--batch-size`` (``lockstep``), as ``hf:``, ``run:`` and ``openai:`` do.
 
 Each worker process builds one agent per env it plays, so agents need not be picklable.
 

@@ -167,11 +167,13 @@ def add_bench_command(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, default=1, metavar="B",
                    help="episodes each worker plays at once in lock-step, one batched model "
                    "call per turn (hf:MODEL and run:PATH agents: one left-padded generate for "
-                   "all; greedy play makes the same moves as B=1); a finished episode's slot "
-                   "takes the next one. Agents without batch support (random, oracle, "
-                   "webshop-rule, openai:, custom agents without act_batch) play one episode "
-                   "at a time as with the default 1. Each episode's --episode-timeout clock "
-                   "runs from its own start and includes the turns it shares")  # fmt: skip
+                   "all; greedy play makes the same moves as B=1; openai:MODEL agents: the "
+                   "turn's requests sent concurrently, so B bounds a worker's requests in "
+                   "flight); a finished episode's slot takes the next one. Agents without "
+                   "batch support (random, oracle, webshop-rule, custom agents without "
+                   "act_batch) play one episode at a time as with the default 1. Each "
+                   "episode's --episode-timeout clock runs from its own start and includes "
+                   "the turns it shares")  # fmt: skip
     p.add_argument("--retry-errors", action="store_true",
                    help="play again the episodes a previous run recorded as errors")  # fmt: skip
     p.set_defaults(func=cmd_bench_run)

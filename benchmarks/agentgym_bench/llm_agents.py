@@ -9,13 +9,23 @@ prompt is the prompt a policy was trained on; subclasses only supply ``complete(
 back-off handle rate limits, server errors and dropped connections), and every failure that
 leaves the agent without an action becomes one ``AgentError`` with a one-line reason that the
 runner records against the episode.
+
+Under ``agentgym bench run --batch-size B`` an ``OpenAIChatAgent`` plays in lock-step
+(``lockstep``): each turn its ``act_batch`` sends the live episodes' requests at once from a
+thread pool sized to the batch, so B bounds the requests a worker has in flight. A serving
+stack batches concurrent requests itself (vLLM's continuous batching), so this is where the
+throughput comes from; each episode keeps its own history and its own agent's prompt settings,
+and a failed request makes only its own episode an error.
 """
 
 from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import gymnasium as gym
@@ -24,6 +34,7 @@ from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, parse_action
 
 #: HTTP statuses the ``openai`` client retries itself (so an error with one came after retries)
 _RETRIED_STATUSES = frozenset({408, 409, 429})
+_T = TypeVar("_T")
 
 
 class AgentError(RuntimeError):
@@ -46,11 +57,21 @@ class ChatAgent(ABC):
 
     def act(self, observation: str, info: dict[str, Any]) -> str:
         """The action for ``observation``; raises ``AgentError`` when the model gives none."""
-        messages = self.formatter.messages(
-            self.history, observation, info.get("admissible_actions")
-        )
-        completion = self.complete(messages).strip()
-        self.history.append(Turn(observation, completion))
+        reply = self.complete(self.prompt(self.history, observation, info))
+        return self.take_reply(self.history, observation, reply)
+
+    def prompt(self, history: list[Turn], observation: str, info: dict[str, Any]
+               ) -> list[dict[str, str]]:  # fmt: skip
+        """The chat messages for a turn after ``history`` (what ``act`` sends; batched play
+        builds each episode's with it too, so both send the same prompts)."""
+        return self.formatter.messages(history, observation, info.get("admissible_actions"))
+
+    @staticmethod
+    def take_reply(history: list[Turn], observation: str, reply: str) -> str:
+        """Remember the turn in ``history`` and return the action in ``reply`` (a failed turn
+        never gets here, so it is not remembered)."""
+        completion = reply.strip()
+        history.append(Turn(observation, completion))
         # an unparsable reply is still sent, so the env reports it as an invalid action
         return parse_action(completion) or completion
 
@@ -202,6 +223,49 @@ class OpenAIChatAgent(ChatAgent):
             raise AgentError("empty reply: the model returned no text")
         return content
 
+    # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
+    @property
+    def batch_with(self) -> tuple[Any, ...]:
+        """Agents with equal ``batch_with`` share their batch slots, so one ``act_batch`` call
+        sends all their episodes' requests at once: the same endpoint, model and decoding (the
+        agents of a worker's envs, splits and prompt variants; each slot's prompt still comes
+        from its own agent's formatter and its request goes through its own agent's client)."""
+        return ("openai", self.base_url, self.model, self.temperature, self.max_tokens,
+                self.seed, self.timeout, self.retries)  # fmt: skip
+
+    def start_slot(self, slot: int, seed: int | None) -> None:
+        """A new episode begins in batch ``slot`` with an empty history (what ``reset`` is to
+        ``act``)."""
+        _SLOTS.setdefault(self.batch_with, {})[slot] = (self, [])
+
+    def end_slot(self, slot: int) -> None:
+        """The episode in ``slot`` is over: forget its history."""
+        _SLOTS.get(self.batch_with, {}).pop(slot, None)
+
+    def slot_history(self, slot: int) -> list[Turn]:
+        """The turns so far of the episode in ``slot``."""
+        return _SLOTS[self.batch_with][slot][1]
+
+    def act_batch(
+        self, slots: Sequence[int], observations: Sequence[str], infos: Sequence[dict[str, Any]]
+    ) -> list[str | Exception]:
+        """One turn of the episodes in ``slots``: their requests sent concurrently, one thread
+        each, every prompt built and every reply parsed as ``act`` does with that slot's own
+        history and agent. A slot whose request fails gets its ``AgentError`` in place of an
+        action, so only its episode ends as an error (``lockstep``'s contract)."""
+        shared = _SLOTS[self.batch_with]
+        turns = [
+            (*shared[slot], observation, info)
+            for slot, observation, info in zip(slots, observations, infos, strict=True)
+        ]
+        replies = _each([partial(_ask, *turn) for turn in turns])
+        actions: list[str | Exception] = []
+        for (agent, history, observation, _), reply in zip(turns, replies, strict=True):
+            if not isinstance(reply, Exception):
+                reply = agent.take_reply(history, observation, reply)
+            actions.append(reply)
+        return actions
+
     def describe(self) -> dict[str, Any]:
         description = super().describe()
         description.update(
@@ -214,6 +278,46 @@ class OpenAIChatAgent(ChatAgent):
             retries=self.retries,
         )
         return description
+
+
+#: the live batch slots of the ``OpenAIChatAgent``s of this process, per ``batch_with``: the
+#: slot's agent (its formatter and client) and its episode's history
+_SLOTS: dict[Hashable, dict[int, tuple[OpenAIChatAgent, list[Turn]]]] = {}
+
+
+def _ask(agent: OpenAIChatAgent, history: list[Turn], observation: str,
+         info: dict[str, Any]) -> str:  # fmt: skip
+    """One slot's request, as ``act`` makes it (run on a batch thread: the formatter only reads
+    its settings, the history is the slot's own and is only appended to after the reply)."""
+    return agent.complete(agent.prompt(history, observation, info))
+
+
+def _each(calls: Sequence[Callable[[], _T]]) -> list[_T | Exception]:
+    """Every call's result, or the ``Exception`` it raised (its traceback kept, so a record
+    says where, as for ``act``), with all the calls running at once on a thread pool sized to
+    them. Threads rather than ``AsyncOpenAI``: the blocking client is thread-safe, keeps its
+    connections from turn to turn (an async client is tied to one event loop) and maps errors
+    in ``complete`` exactly as ``act`` does; the threads mostly wait on sockets."""
+    if len(calls) <= 1:  # no thread for a lone request
+        results: list[_T | Exception] = []
+        for call in calls:
+            try:
+                results.append(call())
+            except Exception as error:
+                results.append(error)
+        return results
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="openai-batch") as pool:
+        futures = [pool.submit(call) for call in calls]
+    results = []
+    for future in futures:
+        raised = future.exception()
+        if raised is None:
+            results.append(future.result())
+        elif isinstance(raised, Exception):
+            results.append(raised)
+        else:  # KeyboardInterrupt, SystemExit: not an episode's failure
+            raise raised
+    return results
 
 
 LLM_BACKENDS: dict[str, type[ChatAgent]] = {"openai": OpenAIChatAgent}

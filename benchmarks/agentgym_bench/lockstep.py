@@ -13,19 +13,24 @@ An agent takes part when it has the batch protocol (``BatchAgent``):
 - ``start_slot(slot, seed)``: a new episode begins in batch slot ``slot`` (what ``reset(seed)``
   is to ``act``: the agent forgets the slot's previous episode);
 - ``act_batch(slots, observations, infos) -> actions``: one action (or None: no move, that
-  episode stops there, incomplete) per slot, in order;
+  episode stops there, incomplete; or an ``Exception``: that episode alone failed, see below)
+  per slot, in order;
 - optionally ``end_slot(slot)`` (the slot's episode is over) and ``batch_with``: agents whose
   ``batch_with`` values are equal (and not None) share their slots, so one call to any of them
   answers all (the ``hf:`` and ``run:`` agents of a worker's envs share one loaded model, so a
   turn is one ``generate`` call whatever mix of envs, difficulties, splits and prompt variants
-  its episodes come from).
+  its episodes come from; the ``openai:`` agents of one endpoint, model and decoding send all
+  their episodes' requests at once).
 
-An agent without ``act_batch`` (random, oracle, webshop-rule, ``openai:``) plays each episode
-whole, as with ``--batch-size 1``.
+An agent without ``act_batch`` (random, oracle, webshop-rule) plays each episode whole, as with
+``--batch-size 1``.
 
 Failures stay per episode where they can be told apart: an env that raises (at reset or at a
-step) ends that episode as an error and the others play on. An ``act_batch`` call that raises
-has no one episode to blame: every episode of that call is recorded as an error with its reason.
+step) ends that episode as an error and the others play on. An agent that can tell which of
+its episodes failed (one request of a batch of requests) puts the exception in that slot's place
+of the actions: that episode is recorded as an error with its reason (as if ``act`` had raised
+it) and the others play on. An ``act_batch`` call that raises has no one episode to blame: every
+episode of that call is recorded as an error with its reason.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ class BatchAgent(Protocol):
 
     def act_batch(
         self, slots: Sequence[int], observations: Sequence[str], infos: Sequence[dict[str, Any]]
-    ) -> list[str | None]: ...
+    ) -> Sequence[str | Exception | None]: ...
 
 
 def can_batch(agent: Any) -> bool:
@@ -140,6 +145,9 @@ class LockStep:
                 ended += [self._end(slot, error) for slot in slots]
                 continue
             for slot, episode, action in zip(slots, episodes, actions, strict=True):
+                if isinstance(action, Exception):  # this episode's own failure; the others play on
+                    ended.append(self._end(slot, action))
+                    continue
                 try:
                     episode.apply(action)
                 except Exception as error:  # this env failed; the others play on

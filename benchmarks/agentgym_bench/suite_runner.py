@@ -15,10 +15,11 @@ an episode twice). An agent that raises, a worker that dies and an episode that 
 their reason; the run goes on.
 
 With ``batch_size`` B > 1 each worker holds up to B episodes and plays them in lock-step
-(``lockstep``: one batched agent call per turn for agents with ``act_batch``, such as ``hf:``
-and ``run:``; others play one at a time), refilling a finished episode's slot from its queue;
-the records are the same as B = 1 gives (an episode's ``seconds`` is its wall time in the batch,
-the turns it shares included). The episode timeout in lock-step: each episode's clock runs
+(``lockstep``: one batched agent call per turn for agents with ``act_batch``: ``hf:`` and
+``run:``, one model call; ``openai:``, the turn's requests sent concurrently; others play one at
+a time), refilling a finished episode's slot from its queue; the records are the same as B = 1
+gives (an episode's ``seconds`` is its wall time in the batch, the turns it shares included).
+The episode timeout in lock-step: each episode's clock runs
 from its own start in the worker and includes the turns it shares with the others (a turn
 lasts as long as its batched call and the slowest env step). When an episode passes the
 limit its worker is killed and replaced: every episode of it past the limit is recorded as

@@ -43,19 +43,22 @@ class _BatchRandom:
     """A seeded random player with the batch protocol: each episode's moves depend only on its
     seed (a random admissible action; no move after 2 + seed steps), unbatched or in a batch.
     Its instances share their slots (``batch_with``), as the model agents do; each call's slots
-    are appended to ``CALLS`` and, with ``log``, to that file (one JSON list per call)."""
+    are appended to ``CALLS`` and, with ``log``, to that file (one JSON list per call). With
+    ``fail_on_seed`` that seed's episodes fail at their second move: ``act`` raises, and
+    ``act_batch`` puts the exception in the slot's place (lockstep's per-episode errors)."""
 
     batch_with = "batch-random"
 
-    def __init__(self, log: str | None = None, hang_on_seed: int | None = None) -> None:
-        self.log, self.hang_on_seed = log, hang_on_seed
+    def __init__(self, log: str | None = None, hang_on_seed: int | None = None,
+                 fail_on_seed: int | None = None) -> None:  # fmt: skip
+        self.log, self.hang_on_seed, self.fail_on_seed = log, hang_on_seed, fail_on_seed
         self.reset(None)
 
     def reset(self, seed: int | None = None) -> None:
         self.own = (random.Random(seed), seed, [0])
 
     def act(self, observation: str, info: dict[str, Any]) -> str | None:
-        return _move(self.own, info)
+        return _move(self.own, info, self.fail_on_seed)
 
     def start_slot(self, slot: int, seed: int | None) -> None:
         _SLOTS[slot] = (random.Random(seed), seed, [0])
@@ -72,12 +75,21 @@ class _BatchRandom:
             _SLOTS[slot][1] == self.hang_on_seed for slot in slots
         ):
             time.sleep(3600)
-        return [_move(_SLOTS[slot], info) for slot, info in zip(slots, infos, strict=True)]
+        actions: list[str | Exception | None] = []
+        for slot, info in zip(slots, infos, strict=True):
+            try:
+                actions.append(_move(_SLOTS[slot], info, self.fail_on_seed))
+            except RuntimeError as error:  # this slot's episode alone fails
+                actions.append(error)
+        return actions
 
 
-def _move(state: tuple[random.Random, int | None, list[int]], info: dict[str, Any]) -> str | None:
+def _move(state: tuple[random.Random, int | None, list[int]], info: dict[str, Any],
+          fail_on_seed: int | None = None) -> str | None:  # fmt: skip
     rng, seed, steps = state
     steps[0] += 1
+    if seed == fail_on_seed and steps[0] == 2:
+        raise RuntimeError(f"no second move for seed {seed}")
     if steps[0] > 2 + (seed or 0):
         return None
     return rng.choice(sorted(info["admissible_actions"]))

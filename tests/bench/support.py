@@ -8,7 +8,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,19 +56,28 @@ def completion(content: str | None) -> dict[str, Any]:
 
 
 class Stub:
-    """What the stub server answers: ``script`` entries are used one per request, in order;
-    when it is empty every request gets ``default``. ``requests`` holds the bodies received."""
+    """What the stub server answers: a request that one of ``rules`` picks (a test of its
+    body, and a behaviour) gets that rule's behaviour, whatever order concurrent requests come
+    in; the others take ``script`` entries one per request, in order, and when it is empty
+    ``default``. Every request is answered ``delay`` seconds late. ``requests`` holds the bodies
+    received; ``max_in_flight`` is the most requests the server held at once."""
 
     def __init__(self) -> None:
         self.script: list[Any] = []
         self.default: Any = "first_admissible"
+        self.rules: list[tuple[Callable[[dict[str, Any]], bool], Any]] = []
+        self.delay = 0.0
         self.requests: list[dict[str, Any]] = []
         self.authorization: list[str | None] = []
+        self.in_flight = self.max_in_flight = 0
         self.lock = threading.Lock()
         self.url = ""
 
-    def next_behaviour(self) -> Any:
+    def next_behaviour(self, body: dict[str, Any]) -> Any:
         with self.lock:
+            for picks, behaviour in self.rules:
+                if picks(body):
+                    return behaviour
             return self.script.pop(0) if self.script else self.default
 
 
@@ -98,7 +107,16 @@ def make_handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             with stub.lock:
                 stub.requests.append(body)
                 stub.authorization.append(self.headers.get("Authorization"))
-            behaviour = stub.next_behaviour()
+                stub.in_flight += 1
+                stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+            try:
+                time.sleep(stub.delay)
+                self.answer(body, stub.next_behaviour(body))
+            finally:
+                with stub.lock:
+                    stub.in_flight -= 1
+
+        def answer(self, body: dict[str, Any], behaviour: Any) -> None:
             kind, arg = behaviour if isinstance(behaviour, tuple) else (behaviour, None)
             if kind == "first_admissible":
                 text = f"Thought: the first one looks fine.\nAction: {first_admissible(body)}"

@@ -75,6 +75,28 @@ def test_an_env_that_raises_ends_only_its_own_episode(suite_file, monkeypatch):
     assert all(r["error"] is None and r["trajectory"]["steps"] for r in by_seed[0])
 
 
+def test_an_exception_in_a_slots_place_ends_only_that_episode(suite_file):
+    """``act_batch`` may answer a slot with an exception (one failed request of a batch): that
+    episode is an error with its reason, as ``act`` raising it makes it, and the others play on
+    in the same calls."""
+    suite = resolve(str(suite_file))
+    agents_for_tests.CALLS.clear()
+    options = {"fail_on_seed": 0}
+    batched = lockstep(suite.episodes, 4, options=options)
+    player = EpisodePlayer(RunSettings(BATCH_RANDOM, options), {})
+    single = [player.play(spec) for spec in suite.episodes]
+    assert same(batched) == same(single)  # the reason word for word, where it was raised too
+    failed = [r for r in batched if r["error"]]
+    assert sorted(r["seed"] for r in failed) == [0, 0]
+    assert all("RuntimeError: no second move for seed 0 (agents_for_tests.py:" in r["error"]
+               and r["trajectory"] is None for r in failed)  # fmt: skip
+    assert all(r["trajectory"]["steps"] for r in batched if not r["error"])
+    # the call that failed the two seed-0 episodes moved its other two episodes on
+    seeds = {spec.task_id: spec.seed for spec in suite.episodes}
+    calls = [[seeds[task] for task, _ in call] for call in agents_for_tests.CALLS]
+    assert calls == [[0, 1, 2, 0], [0, 0, 1, 2]]
+
+
 def test_cli_batch_size_plays_the_same_records(suite_file, tmp_path, capsys):
     log = tmp_path / "calls.jsonl"
     runs = {}
@@ -101,6 +123,7 @@ def test_cli_batch_size_plays_the_same_records(suite_file, tmp_path, capsys):
         main(["bench", "run", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--batch-size B" in text and "Agents without batch support" in text
+    assert "openai:MODEL agents: the turn's requests sent concurrently" in text
 
 
 def test_a_batched_run_resumes(suite_file, tmp_path):

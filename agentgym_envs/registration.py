@@ -10,6 +10,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_envs.core.async_worker import text_env_worker
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.miniwob.tasks import registration_entries as miniwob_registration_entries
 
@@ -166,11 +167,15 @@ def make_vec(
 
     Gymnasium's async shared memory reads non-array observations once, when the vector env is built
     (Gymnasium issue #1164), so Text observations would stay stale; async envs here send them
-    through the worker pipes instead (``shared_memory=False``).
+    through the worker pipes instead (``shared_memory=False``), served by
+    ``core.async_worker.text_env_worker`` (Gymnasium's worker in that mode lets a ``reset_mask``
+    reset of an ended env be undone by the next step).
     """
     vector_kwargs = dict(kwargs.pop("vector_kwargs", None) or {})
     if vectorization_mode == "async":
         vector_kwargs.setdefault("shared_memory", False)
+        if not vector_kwargs["shared_memory"]:
+            vector_kwargs.setdefault("worker", text_env_worker)
     return gym.make_vec(
         env_id,
         num_envs=num_envs,

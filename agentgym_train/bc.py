@@ -21,6 +21,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import torch
 
 from agentgym_envs.core.episode import play_episode
@@ -43,11 +44,15 @@ def _example(collector: RolloutCollector, history, observation, admissible, acti
 def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:
     """The env's oracle played for ``episodes`` seeds: ``TrajectoryRecorder`` records with each
     step's admissible actions (what cloning learns to choose from)."""
-    env, turns = collector.envs[0], collector.config.max_turns
-    return [
-        play_episode(env, _Oracle(), seed + episode, turns, admissible=True).to_record()
-        for episode in range(episodes)
-    ]
+    env = gym.make(collector.config.env_id, **collector.env_kwargs)
+    try:
+        return [
+            play_episode(env, _Oracle(), seed + episode, collector.config.max_turns,
+                         admissible=True).to_record()
+            for episode in range(episodes)
+        ]  # fmt: skip
+    finally:
+        env.close()
 
 
 class _Oracle:

@@ -169,6 +169,18 @@ class RolloutConfig(Checked):
     env_id: str = opt("AgentGym/Toy-v0", "registered Gymnasium id of the training env")
     env_kwargs: dict = opt({"difficulty": "easy"}, "keyword arguments for gymnasium.make")
     num_envs: int = opt(16, "envs stepped in lock-step; one batched generation per turn")
+    backend: Literal["auto", "sync", "async", "vector_entry_point", "ray"] = opt(
+        "auto",
+        "how the num_envs envs are stepped, one vector step per turn: sync (in this process, "
+        "one after another), async (a process per env: steps overlap), vector_entry_point (the "
+        "id's own vector env: MiniWoB's pages on one browser, concurrently), ray (Ray actors, "
+        "here or on a cluster; needs the ray extra); auto: vector_entry_point where the id has "
+        "one, else sync",
+    )
+    ray_address: str | None = opt(
+        None, "backend=ray: the cluster (auto, ray://head:10001); None: a running or local Ray"
+    )
+    ray_actors: int = opt(0, "backend=ray: actors holding the envs (0: min(num_envs, 4))")
     episodes_per_update: int = opt(64, "episodes collected before each update")
     max_turns: int = opt(10, "turns before an episode is truncated")
     max_new_tokens: int = opt(24, "generation budget per turn (generate mode)")

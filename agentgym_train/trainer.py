@@ -31,7 +31,7 @@ from agentgym_train.distributed import DataParallel
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
 from agentgym_train.models import base_model_path, pick_device
 from agentgym_train.policy import Policy
-from agentgym_train.rollout import Episode, Job, RolloutCollector
+from agentgym_train.rollout import Episode, Job, RolloutCollector, new_stats
 
 log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
@@ -186,7 +186,7 @@ class Trainer:
         update = self.state["update"]
         collector = self.collector()
         temperature = cfg.rollout.temperature.at(update)
-        collector.stats = {"gen_tokens": 0, "gen_seconds": 0.0}
+        collector.stats = new_stats()
         started = time.perf_counter()
         jobs = self.parallel.shard_groups(self.jobs(update))
         with self.parallel.gathered():
@@ -210,6 +210,7 @@ class Trainer:
         metrics["perf/gen_tokens_per_s"] = gen_tokens / max(gen_seconds, 1e-9)
         metrics["perf/train_tokens_per_s"] = learned["train_tokens"] / max(update_seconds, 1e-9)
         metrics["perf/rollout_seconds"] = rollout_seconds
+        metrics["perf/env_seconds"] = collector.stats["env_seconds"]  # this rank's env steps
         metrics["perf/update_seconds"] = update_seconds
         metrics["lr"] = self.optimizer.param_groups[0]["lr"]
         metrics["temperature"] = temperature

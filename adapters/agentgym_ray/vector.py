@@ -61,6 +61,9 @@ class EnvGroup:
             results.append(result)
         return results
 
+    def get_attr(self, name: str) -> list[Any]:
+        return [env.get_wrapper_attr(name) for env in self.envs]
+
     def close(self) -> None:
         for env in self.envs:
             env.close()
@@ -161,6 +164,11 @@ class RayVectorEnv(VectorEnv):
                 rewards[i], terminated[i], truncated[i] = reward, term, trunc
                 infos = self._add_info(infos, info, i)
         return self._batch(), rewards, terminated, truncated, infos
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every env, in env order (as ``SyncVectorEnv.get_attr``)."""
+        values = ray.get([actor.get_attr.remote(name) for actor in self.actors])
+        return tuple(value for group in values for value in group)
 
     def close_extras(self, **kwargs: Any) -> None:
         for actor in self.actors:

@@ -84,10 +84,12 @@ def episode_key(env_id: str, difficulty: Any, split: Any, task_id: Any, seed: An
     return f"{env_id}|{difficulty}|{split}|{task_id}|{seed}"
 
 
-def new_trajectory(env: gym.Env, seed: int | None, observation: str, info: dict) -> Trajectory:
-    """The record of an episode that was just reset."""
+def new_trajectory(
+    env: gym.Env | str, seed: int | None, observation: str, info: dict
+) -> Trajectory:
+    """The record of an episode that was just reset (``env``: the env, or its id)."""
     return Trajectory(
-        env_id=env_name(env),
+        env_id=env if isinstance(env, str) else env_name(env),
         task_id=info.get("task_id"),
         seed=seed,
         difficulty=info.get("difficulty"),

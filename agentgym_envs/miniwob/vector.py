@@ -148,6 +148,10 @@ class MiniWoBVectorEnv(VectorEnv):
             infos = self._add_info(infos, info, i)
         return self._batch(), rewards, terminated, truncated, infos
 
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env (as ``SyncVectorEnv.get_attr``)."""
+        return tuple(env.get_wrapper_attr(name) for env in self.envs)
+
     def close_extras(self, **kwargs: Any) -> None:
         """Close every env's page, the browser and the threads (``close()`` is idempotent)."""
         for env in self.envs:

@@ -6,7 +6,7 @@ checkpoint folder) or a folder written by ``agentgym-train export`` (a plain Hug
 its prompt and action settings come from ``--agent-option config=RUN_DIR/config.yaml``, else the
 trainer's defaults). The agent acts as the trainer's greedy evaluation does, through the
 trainer's own code: ``Policy.load`` and ``load_checkpoint`` load the base model, the LoRA
-adapters and the value head; a one-env ``RolloutCollector`` builds each prompt with the run's
+adapters and the value head; the trainer's ``PolicyTurns`` builds each prompt with the run's
 ``PromptFormatter`` settings, picks the highest-scoring admissible action (score mode) or
 generates and parses one (generate mode), and records the turn in the prompt history. So a
 training run's evaluations and a benchmark run of its checkpoint play the same moves.
@@ -33,7 +33,6 @@ runner's one agent per env in each worker shares one copy of the model.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from collections.abc import Sequence
@@ -203,35 +202,19 @@ def load_trained_policy(
     return loaded
 
 
-class _Handoff:
-    """Stands in for the env in the trainer's turn (``RolloutCollector.act``): it takes the
-    action the trainer would send to its env, and the agent hands it to ``play_episode``."""
-
-    def __init__(self) -> None:
-        self.action: str | None = None
-
-    def step(self, action: str):
-        self.action = action
-        return "", 0.0, False, False, {}
-
-
 class TrainedPolicyAgent:
     """Plays a trained policy on one env as the trainer's evaluation plays it."""
 
     def __init__(self, loaded: LoadedPolicy, env: gym.Env, temperature: float = 0.0) -> None:
-        from agentgym_train.rollout import RolloutCollector
+        from agentgym_train.rollout import PolicyTurns
 
         self.loaded = loaded
         self.temperature = float(temperature)
-        rollout = loaded.config.rollout
-        if env.spec is not None:  # the action help comes from the env played, as in training
-            kwargs = {k: v for k, v in (env.spec.kwargs or {}).items() if k != "render_mode"}
-            rollout = dataclasses.replace(rollout, env_id=env.spec.id, env_kwargs=kwargs)
-        self.collector = RolloutCollector(loaded.policy, rollout, loaded.config.reward, num_envs=1)
-        self.collector.close()  # its own env was needed only for the formatter's action help
-        self.collector.envs = []
+        config = loaded.config
+        #: the trainer's turn (prompts with the action help of the env played, as in training)
+        self.turns = PolicyTurns(loaded.policy, config.rollout, config.reward,
+                                 getattr(env.unwrapped, "action_help", ""))  # fmt: skip
         self.env_id = env_name(env)
-        self._handoff = _Handoff()
         self.hf_model: str | None = None  # set for an ``hf:MODEL`` agent
         self.reset(None)
 
@@ -249,17 +232,12 @@ class TrainedPolicyAgent:
 
         from agentgym_train.rollout import Job, Slot
 
-        slot = Slot(
-            env=self._handoff,  # type: ignore[arg-type]  # only its step() is called
-            job=Job(self.episode.seed),
-            episode=self.episode,
-            observation=observation,
-            info=dict(info),
-        )
-        self._handoff.action = None
+        slot = Slot(job=Job(self.episode.seed), episode=self.episode, observation=observation,
+                    info=dict(info))  # fmt: skip
         with torch.no_grad():  # as RolloutCollector.collect
-            self.collector.act([slot], self.temperature, update=0, with_ref=False)
-        return self._handoff.action
+            (step,) = self.turns.decide([slot], self.temperature, learn=False)
+        self.turns.remember(slot, step)
+        return step.action
 
     # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
     @property
@@ -289,30 +267,30 @@ class TrainedPolicyAgent:
         self, slots: Sequence[int], observations: Sequence[str], infos: Sequence[dict[str, Any]]
     ) -> list[str | None]:
         """One turn of the episodes in ``slots`` with one batched model call (the trainer's
-        lock-step turn, ``RolloutCollector.act``: left-padded ``generate`` with attention masks,
+        lock-step turn, ``PolicyTurns.decide``: left-padded ``generate`` with attention masks,
         or one scoring pass), each prompt built as ``act`` builds it."""
         import torch
 
         from agentgym_train.rollout import Job, Slot
 
         shared = _SLOTS[self.batch_with]
-        turns, prompts, handoffs = [], [], []
+        turns, prompts = [], []
         for slot, observation, info in zip(slots, observations, infos, strict=True):
             agent, episode = shared[slot]
-            handoff = _Handoff()
-            turn = Slot(env=handoff, job=Job(episode.seed), episode=episode,  # type: ignore[arg-type]
-                        observation=observation, info=dict(info))  # fmt: skip
-            prompts.append(agent.collector.prompt_ids(turn))
+            turn = Slot(job=Job(episode.seed), episode=episode, observation=observation,
+                        info=dict(info))  # fmt: skip
+            prompts.append(agent.turns.prompt_ids(turn))
             turns.append(turn)
-            handoffs.append(handoff)
         with torch.no_grad():
-            self.collector.act(turns, self.temperature, update=0, with_ref=False, prompts=prompts)
-        return [handoff.action for handoff in handoffs]
+            steps = self.turns.decide(turns, self.temperature, prompts=prompts, learn=False)
+        for turn, step in zip(turns, steps, strict=True):
+            self.turns.remember(turn, step)
+        return [step.action for step in steps]
 
     def prompt_formatter(self) -> Any:
         """The trainer's ``PromptFormatter`` this agent's prompts come from (a suite's prompt
         settings are set on it)."""
-        return self.collector.formatter
+        return self.turns.formatter
 
     def describe(self) -> dict[str, Any]:
         loaded, config = self.loaded, self.loaded.config
@@ -326,7 +304,7 @@ class TrainedPolicyAgent:
             decoding["score_reduction"] = rollout.score_reduction
         else:
             decoding.update(max_new_tokens=rollout.max_new_tokens, top_p=rollout.top_p)
-        formatter = self.collector.formatter
+        formatter = self.turns.formatter
         if self.hf_model is not None:
             kind = {"kind": "Hugging Face model", "model": self.hf_model}
         else:
@@ -357,7 +335,7 @@ class TrainedPolicyAgent:
                 "reasoning": formatter.reasoning,
                 "max_history_tokens": formatter.max_history_tokens,
                 "max_history_turns": formatter.max_history_turns,
-                "chat_template": self.collector.use_chat,
+                "chat_template": self.turns.use_chat,
             },
         }
 

@@ -43,10 +43,12 @@ def setup(tmp_path_factory):
 
 
 def test_rollout_tokens_per_second(benchmark, setup):
+    from agentgym_train.rollout import new_stats
+
     collector, _, jobs, _ = setup
 
     def run():
-        collector.stats = {"gen_tokens": 0, "gen_seconds": 0.0}
+        collector.stats = new_stats()
         collector.collect(jobs, 1.0)
         return collector.stats["gen_tokens"]
 

@@ -16,7 +16,7 @@ from agentgym_bench.replay import verify_run
 from agentgym_bench.suite_runner import EpisodePlayer, RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve
 
-from agentgym_train.rollout import RolloutCollector
+from agentgym_train.rollout import PolicyTurns
 from agentgym_train.tiny import build_tiny_model, tiny_llama_config
 from tests.bench.support import lockstep, same
 
@@ -72,22 +72,22 @@ def suite(tmp_path_factory):
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_batches_play_the_greedy_moves_with_the_same_prompts(tiny_model, suite, mode, monkeypatch):
     seen: dict[str, list] = {"single": [], "batched": []}
-    build = RolloutCollector.prompt_ids
+    build = PolicyTurns.prompt_ids
 
-    def recorded(collector, slot):
-        ids = build(collector, slot)
+    def recorded(turns_, slot):
+        ids = build(turns_, slot)
         seen[phase].append((slot.job.seed, slot.observation, tuple(ids)))
         return ids
 
     turns: dict[str, list[int]] = {"single": [], "batched": []}
-    act = RolloutCollector.act
+    decide = PolicyTurns.decide
 
-    def counted(collector, slots, *args, **kwargs):
+    def counted(turns_, slots, *args, **kwargs):
         turns[phase].append(len(slots))
-        return act(collector, slots, *args, **kwargs)
+        return decide(turns_, slots, *args, **kwargs)
 
-    monkeypatch.setattr(RolloutCollector, "prompt_ids", recorded)
-    monkeypatch.setattr(RolloutCollector, "act", counted)
+    monkeypatch.setattr(PolicyTurns, "prompt_ids", recorded)
+    monkeypatch.setattr(PolicyTurns, "decide", counted)
     settings = RunSettings("hf:" + str(tiny_model), {"overrides": MODES[mode]})
     prompts = {(s.env_id, s.variant): suite.prompt_for(s.env_id, s.variant) for s in suite.episodes}
     phase = "single"

@@ -73,3 +73,29 @@ def test_a_key_set_by_some_envs_only_is_absent_from_the_others():
     assert first == {"score": 0.5, "purchased_price": 19.99, "nested": {"n": 1}}
     assert second == {"score": 0.0, "nested": {"n": 2}}
     assert type(first["score"]) is float and type(first["nested"]["n"]) is int
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_reset_after_an_episode_end_is_not_undone_by_the_next_step(mode):
+    """``reset_mask`` starts an ended env's next episode with a chosen seed; the following step
+    plays it (Gymnasium 1.4's own async worker, without shared memory, reset it again)."""
+    vector = agentgym_envs.make_vec("AgentGym/Toy-v0", 2, vectorization_mode=mode)
+    single = gym.make("AgentGym/Toy-v0")
+    try:
+        _, infos = vector.reset(seed=[0, 1])
+        while True:  # play env 0 to its end with the oracle; env 1 idles on a bad action
+            actions = [unbatch_info(infos, 0)["expert_action"], "no such action"]
+            _, _, terminated, _, infos = vector.step(actions)
+            if terminated[0]:
+                break
+        observations, infos = vector.reset(
+            seed=[7, None], options={"reset_mask": np.array([True, False])}
+        )
+        observation, info = single.reset(seed=7)
+        assert observations[0] == observation
+        action = info["expert_action"]
+        observations, rewards, *_ = vector.step([action, "no such action"])
+        assert observations[0] == single.step(action)[0]  # the action was played, not dropped
+    finally:
+        vector.close()
+        single.close()

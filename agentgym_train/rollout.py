@@ -120,12 +120,9 @@ class PolicyTurns:
     """The policy's half of a turn for a batch of slots: each slot's prompt, one batched
     choice (score mode) or generation, and the turn kept in its episode (``remember``)."""
 
-    def __init__(
-        self, policy: Policy, rollout: RolloutConfig, reward: RewardConfig, action_help: str
-    ) -> None:
+    def __init__(self, policy: Policy, rollout: RolloutConfig, action_help: str) -> None:
         self.policy = policy
         self.config = rollout
-        self.reward = reward
         tok = policy.tokenizer
         self.formatter = make_formatter(
             rollout,
@@ -299,7 +296,8 @@ class RolloutCollector(PolicyTurns):
             action_help = self.envs.get_attr("action_help")[0]  # type: ignore[attr-defined]
         except AttributeError:  # an env without action help: the prompt says "free text"
             action_help = ""
-        super().__init__(policy, rollout, reward, action_help)
+        super().__init__(policy, rollout, action_help)
+        self.reward = reward
         #: keep each episode's ``Trajectory`` (what benchmark results hold): evaluation does
         self.record = record
         self._reward_model = _load_hook(reward.reward_model)

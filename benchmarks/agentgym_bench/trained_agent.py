@@ -210,9 +210,8 @@ class TrainedPolicyAgent:
 
         self.loaded = loaded
         self.temperature = float(temperature)
-        config = loaded.config
         #: the trainer's turn (prompts with the action help of the env played, as in training)
-        self.turns = PolicyTurns(loaded.policy, config.rollout, config.reward,
+        self.turns = PolicyTurns(loaded.policy, loaded.config.rollout,
                                  getattr(env.unwrapped, "action_help", ""))  # fmt: skip
         self.env_id = env_name(env)
         self.hf_model: str | None = None  # set for an ``hf:MODEL`` agent

@@ -53,9 +53,9 @@ class Step:
     prompt_ids: list[int]
     completion_ids: list[int]  # generated tokens, or the chosen candidate's tokens (score mode)
     action: str  # sent to the env: the chosen candidate, or the action parsed from the text
-    response: str  # the policy's turn as the history shows it ("Action: ..." or its text)
     temperature: float
     old_logprob: float  # log π(action | prompt) at collection time (sum over tokens)
+    response: str = ""  # the policy's turn as the history shows it ("Action: ..." or its text)
     token_logprobs: list[float] = field(default_factory=list)  # generate mode, per token
     candidates: list[list[int]] | None = None  # score mode: token ids of every admissible action
     choice: int = -1  # score mode: index of the chosen candidate

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import nn
@@ -23,6 +23,9 @@ from torch.utils.checkpoint import checkpoint
 
 from agentgym_train.config import PolicyConfig
 from agentgym_train.sharding import shard_like
+
+if TYPE_CHECKING:
+    from agentgym_train.vllm_engine import GenerationEngine
 
 #: A transformers causal LM (a ``PreTrainedModel``, or a ``PeftModel`` around one). Typed as Any:
 #: ``nn.Module.__getattr__`` types every attribute as ``Tensor | Module``, which hides its API.
@@ -395,6 +398,10 @@ class Policy(nn.Module):
             value = stats.values[firsts.to(stats.values.device)]
         return SequenceStats(stats.token_logprobs, None, stats.lengths, value)
 
+    #: where ``generate`` runs when set: another engine with the same inputs and outputs (vLLM,
+    #: ``agentgym_train.vllm_engine``); None: transformers ``generate`` on ``self.model``
+    engine: GenerationEngine | None = None
+
     @torch.no_grad()
     @_computed
     def generate(
@@ -404,7 +411,10 @@ class Policy(nn.Module):
         budget. Sampling is from softmax(logits / temperature) (nucleus-cut when ``top_p`` < 1)
         and nothing else: the checkpoint's own ``generation_config`` (repetition penalty,
         top-k, min_new_tokens, suppressed tokens...) is set aside, so the tokens come from the
-        distribution ``evaluate`` records as the behaviour policy."""
+        distribution ``evaluate`` records as the behaviour policy. With ``self.engine`` set,
+        that engine generates instead (same prompts in, same completion ids out)."""
+        if self.engine is not None:
+            return self.engine.generate(prompts, max_new_tokens, temperature, top_p)
         from transformers import GenerationConfig
 
         tok = self.tokenizer

@@ -325,7 +325,7 @@ class RolloutCollector(PolicyTurns):
                 self._start(starting)
             active = [s for s in slots if s.job is not None]
             steps = self.decide(active, temperature, with_reference)
-            self._step(slots, active, steps, update)
+            self._step(active, steps, update)
             for slot in active:
                 if self._finished(slot):
                     episode = slot.episode
@@ -364,9 +364,9 @@ class RolloutCollector(PolicyTurns):
                     self.config.env_id, slot.job.seed, slot.observation, slot.info
                 )
 
-    def _step(self, slots: list[Slot], active: list[Slot], steps: list[Step], update: int) -> None:
-        """One vector step: each active slot's action, ``IDLE_ACTION`` for the others."""
-        actions = [IDLE_ACTION] * len(slots)
+    def _step(self, active: list[Slot], steps: list[Step], update: int) -> None:
+        """One vector step: each active slot's action, ``IDLE_ACTION`` for the other envs."""
+        actions = [IDLE_ACTION] * self.envs.num_envs
         for slot, step in zip(active, steps, strict=True):
             actions[slot.env_index] = step.action
         started = time.perf_counter()

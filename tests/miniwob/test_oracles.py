@@ -232,3 +232,37 @@ def test_tic_tac_toe_never_loses(make_env):
     results = [play_expert(env, seed=seed)[0]["raw_reward"] for seed in range(50)]
     assert LOSS not in results
     assert results.count(DRAW) <= 11 and results.count(1.0) + results.count(DRAW) == 50
+
+
+def test_stock_market_oracle_knows_the_pages_prices(make_env):
+    # The oracle replays the page's seeded draws to know every price to come: on each seed its
+    # list names the page's symbol and threshold (prices[75]) and the price the page shows, and
+    # the page keeps its own generator (and its state).
+    from agentgym_envs.miniwob.oracles.widgets import _STOCK_PRICES
+
+    env = make_env(task="stock-market")
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        task = env.unwrapped.task
+        plan = task.page.evaluate(_STOCK_PRICES, task.page_seed)
+        assert plan["symbol"] == plan["shown"] and len(plan["prices"]) == 100
+        assert f"less than ${plan['prices'][75]:.2f}." in info["utterance"]
+        task.page.evaluate("() => { window.__pagesRandom = Math.random; }")
+        task.page.evaluate(_STOCK_PRICES, task.page_seed)
+        assert task.page.evaluate("() => Math.random === window.__pagesRandom")
+        task.page.evaluate(
+            "() => new Promise((done) => { const t = setInterval(() => priceIndex > 2 && "
+            "(clearInterval(t), done()), 20); })"
+        )
+        shown = task.page.evaluate(
+            "() => [priceIndex, document.querySelector('#stock-price').textContent]"
+        )
+        assert float(shown[1].strip("$")) == plan["prices"][shown[0] - 1]
+
+
+def test_stock_market_oracle_waits_for_the_longest_stretch_at_most_the_bound():
+    from agentgym_envs.miniwob.oracles.widgets import _stretches_at_most
+
+    prices = [50.0, 49.0, 51.0, 48.0, 47.5, 49.9, 52.0, 49.0]
+    assert _stretches_at_most(prices, 49.0) == [(1, 1), (3, 4), (7, 7)]
+    assert _stretches_at_most(prices, 40.0) == []

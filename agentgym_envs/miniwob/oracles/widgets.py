@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from agentgym_envs.miniwob.actions import quote
+from agentgym_envs.miniwob.actions import MAX_WAIT_SECONDS, quote
 from agentgym_envs.miniwob.oracles.view import (
     View,
     click,
@@ -294,10 +294,73 @@ def click_scroll_list(view: View) -> str | None:
     return submit(view)
 
 
+_STOCK_PRICES = r"""
+(seed) => {
+  // stock-market draws a fixed list of 100 prices, one every 100 ms, from the episode's seeded
+  // Math.random (3 draws for the symbol, then the walk): replay those draws on a copy of the
+  // seed and give the page its own generator back untouched.
+  const pages = Math.random;
+  Math.seedrandom(seed);
+  try {
+    const randi = (lo, hi) => Math.floor(Math.random() * (hi - lo) + lo);
+    let symbol = '';
+    for (let i = 0; i < 3; i++) symbol += 'abcdefghijklmnopqrstuvwxyz'.charAt(randi(0, 26));
+    let price = randi(40, 60);
+    const prices = [price];
+    while (prices.length < 100) {
+      price = Math.max(+(price + randi(-15, 16) / 10).toFixed(2), 0.01);
+      prices.push(price);
+    }
+    return {symbol: symbol.toUpperCase(), prices,
+            shown: document.querySelector('#stock-symbol').textContent, drawn: priceIndex};
+  } finally { Math.random = pages; }
+}
+"""
+#: The page's tick: one price every 100 ms.
+_TICK_S = 0.1
+
+
 def stock_market(view: View) -> str | None:
+    """Buy inside the longest stretch of prices at most the bound that is still to come.
+
+    A click lands a step after the price was read (tens of ms; hundreds under load), so buying
+    in the first stretch seen fails when it is a few ticks long (seed 3: ticks 0-6, then 26
+    ticks from 50). The oracle knows the whole price list (replayed from the page's seed), waits
+    for the start of the stretch that leaves the most ticks, and buys there.
+    """
     threshold = float(re.search(r"less than \$(\d+(?:\.\d+)?)", view.utterance).group(1))
+    plan = view.js(_STOCK_PRICES, view.task.page_seed)
+    shown = plan["drawn"] - 1  # the index of the price on screen (-1: none yet)
+    prices = plan["prices"]
+    if plan["symbol"] != plan["shown"] or prices[75] != threshold:  # not the page we know
+        return _buy_when_below(view, threshold)
+    stretches = _stretches_at_most(prices, threshold)
+    left = [(end - max(start, shown), start) for start, end in stretches if end > shown]
+    if not left:
+        return _buy_when_below(view, threshold)
+    _, start = max(left, key=lambda item: (item[0], -item[1]))
+    if start <= shown:
+        return _buy_when_below(view, threshold)
+    return f"wait {min((start - shown) * _TICK_S, MAX_WAIT_SECONDS):.3f}"
+
+
+def _stretches_at_most(prices: list[float], bound: float) -> list[tuple[int, int]]:
+    """The (first, last) indices of each run of consecutive prices at most ``bound``."""
+    stretches: list[tuple[int, int]] = []
+    for index, price in enumerate(prices):
+        if price > bound:
+            continue
+        if stretches and stretches[-1][1] == index - 1:
+            stretches[-1] = (stretches[-1][0], index)
+        else:
+            stretches.append((index, index))
+    return stretches
+
+
+def _buy_when_below(view: View, threshold: float) -> str | None:
+    """The page's rule, read live: buy when the price shown is at most the bound."""
     price = view.js("() => document.querySelector('#stock-price').textContent")
-    if price and float(price.strip("$")) <= threshold:  # the page's rule: at most the bound
+    if price and float(price.strip("$")) <= threshold:
         return click(view.first("#area button", "Buy"))
     return "wait 1" if view.js("() => priceIndex") < 65 else "noop"
 

@@ -59,7 +59,7 @@ from agentgym_envs.miniwob.page import (
     to_input_value,
     type_target,
 )
-from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
+from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, START_TIMER_LIMIT_MS, TASKS, task_url
 
 
 class AsyncMiniWoBPage:
@@ -109,9 +109,12 @@ class AsyncMiniWoBPage:
             if not self._pointer_parked:  # see page.MiniWoBPage.start_episode
                 await page.mouse.move(0, 0)
                 self._pointer_parked = True
-            frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
+            spec = TASKS[task]
+            frozen_now = FROZEN_NOW_MS if spec.clock else None
+            timer_limit = START_TIMER_LIMIT_MS if spec.start_timers else None
             start = [
-                seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now, self.boxes
+                seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now, self.boxes,
+                timer_limit,
             ]  # fmt: skip
             result = await page.evaluate(page_js.START_EPISODE, start)
             if result["ready"]:

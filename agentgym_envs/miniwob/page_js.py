@@ -284,8 +284,11 @@ SNAPSHOT = r"""
 #: without them (the caller waits and observes). ``frozenNow`` (ms since the epoch, or null):
 #: while the episode is built, ``new Date()`` and ``Date.now()`` give that instant (terminal
 #: prints "Last login: <today>", which made the same seed differ from one day to the next).
+#: ``timerLimit`` (ms, or null): the timers of at most that delay which the page sets while the
+#: episode is built fire before the first observation (terminal focuses its input 200 ms after it
+#: starts: an agent's first keys reached the terminal or not by the machine's speed).
 START_EPISODE = (
-    "async ([seed, maxTime, mode, imageLimit, frozenNow, boxes]) => {\n"
+    "async ([seed, maxTime, mode, imageLimit, frozenNow, boxes, timerLimit]) => {\n"
     + QUERY_TEXT_FN
     + """
   window.__agBoxes = !!boxes;
@@ -319,7 +322,27 @@ START_EPISODE = (
       static now() { return frozenNow; }
     };
   }
-  try { core.startEpisodeReal(); } finally { window.Date = RealDate; }
+  const realSetTimeout = window.setTimeout, startTimers = [];
+  if (timerLimit !== null) {
+    window.setTimeout = (fn, ms, ...args) => {
+      if (typeof fn !== 'function' || !((ms || 0) <= timerLimit)) {
+        return realSetTimeout(fn, ms, ...args);
+      }
+      let fired;
+      startTimers.push(new Promise((resolve) => { fired = resolve; }));
+      return realSetTimeout(() => { try { fn(...args); } finally { fired(); } }, ms);
+    };
+  }
+  try {
+    core.startEpisodeReal();
+  } finally {
+    window.Date = RealDate;
+    window.setTimeout = realSetTimeout;
+  }
+  if (startTimers.length) {  // a cleared timer never fires: wait at most twice the limit
+    await Promise.race([Promise.all(startTimers),
+                        new Promise((resolve) => realSetTimeout(resolve, 2 * timerLimit))]);
+  }
   window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
   const started = {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
   if (!started.ready) return started;

@@ -16,6 +16,11 @@ nondeterministic): we reload their page every episode, which makes them determin
 ``clock`` marks tasks whose page shows today's date (terminal's "Last login" line): their
 episodes are built with the clock frozen at ``FROZEN_NOW`` (a deliberate deviation from Farama,
 whose page shows the real date), so a seed shows the same page on every day.
+``timers`` marks tasks that set a short timer as the episode starts (terminal focuses its input
+after 200 ms): reset waits until those timers (``START_TIMER_LIMIT_MS`` at most) have fired, so
+an agent's first keys reach the terminal however fast it answers (before, 2 of 12 random
+episodes played at once differed from the same ones played 0.4 s after reset; a random episode
+once failed its replay check so).
 ``settle`` marks tasks whose page is still changing after the episode starts (click-pie's wheel
 grows for ~1.5 s; social-media's feed was sometimes still being built when the first snapshot
 was taken, so none of its post icons had an element id and the oracle had no move — 2 of 8
@@ -36,6 +41,8 @@ from typing import Any
 TIERS = ("easy", "medium", "hard")
 #: The instant ``clock`` tasks see while their episode is built: 2017-01-01 12:00 UTC.
 FROZEN_NOW_MS = 1_483_272_000_000
+#: ``timers`` tasks: reset waits for the timers of at most this delay set as the episode starts.
+START_TIMER_LIMIT_MS = 1_000
 
 # name | tier | role (iid / ood / excluded) | flags | exclusion reason
 _TABLE = """
@@ -130,7 +137,7 @@ search-engine | hard | iid | fresh |
 social-media | hard | iid | fresh settle |
 social-media-all | hard | iid | fresh settle |
 social-media-some | hard | ood | fresh settle |
-terminal | hard | ood | fresh clock |
+terminal | hard | ood | fresh clock timers |
 use-slider | hard | iid | |
 use-slider-2 | hard | iid | |
 daily-calendar | hard | iid | |
@@ -187,6 +194,7 @@ class TaskSpec:
     excluded_reason: str = ""
     settle: bool = False  # wait for the opening animation at reset
     clock: bool = False  # the page shows today's date: episodes are built with the date frozen
+    start_timers: bool = False  # reset waits for the short timers the page sets as it starts
 
     @property
     def text_actionable(self) -> bool:
@@ -205,6 +213,7 @@ def _parse(table: str) -> dict[str, TaskSpec]:
         specs[name] = TaskSpec(
             name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason,
             settle="settle" in flags.split(), clock="clock" in flags.split(),
+            start_timers="timers" in flags.split(),
         )  # fmt: skip
     return specs
 

@@ -209,6 +209,16 @@ def test_terminal_shows_the_same_page_on_every_day(make_env):
     assert "input-flicker" not in observation and "\u2588" not in observation
 
 
+def test_terminal_takes_keys_pressed_right_after_reset(make_env):
+    # its page focuses the terminal 200 ms after the episode starts: reset waits for that timer,
+    # so keys pressed at once reach the terminal, as keys pressed later do
+    env = make_env(task="terminal")
+    for seed in (0, 5):
+        env.reset(seed=seed)
+        observation, *_ = env.step('press "l"')
+        assert observation.splitlines()[-1].endswith('span "l"'), observation
+
+
 def test_a_one_task_env_refuses_a_split_that_would_leak(make_env):
     with pytest.raises(ValueError, match="held out for out-of-distribution"):
         make_env(task="click-test-transfer", split="train")

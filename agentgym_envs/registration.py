@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,7 @@ import gymnasium as gym
 from agentgym_envs.core.async_worker import text_env_worker
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.miniwob.tasks import registration_entries as miniwob_registration_entries
+from agentgym_envs.miniwob.tasks import task_splits as miniwob_task_splits
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,17 @@ def entry_for(env_id: str) -> EnvEntry:
         if entry.id == env_id:
             return entry
     raise ValueError(f"unknown env id {env_id!r}{did_you_mean(env_id, [e.id for e in ENTRIES])}")
+
+
+def served_splits(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The splits ``env_id`` made with ``env_kwargs`` serves, its default first: the entry's,
+    narrowed to the task's own where the kwargs pick one task (``AgentGym/MiniWoB-v0`` with
+    ``task="click-test-2"`` serves what ``AgentGym/MiniWoB-click-test-2-v0`` serves)."""
+    entry = entry_for(env_id)
+    task = (env_kwargs or {}).get("task")
+    if task is None or entry.family != "miniwob":
+        return entry.splits
+    return tuple(split for split in miniwob_task_splits(task) if split in entry.splits)
 
 
 def close_matches(name: str, known: list[str]) -> list[str]:

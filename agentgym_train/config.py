@@ -259,12 +259,14 @@ class EvalConfig(Checked):
         if isinstance(self.splits, str) and self.splits != "auto":
             self.splits = [self.splits]  # evaluation.splits=valid means [valid]
 
-    def plan(self, env_id: str) -> tuple[list[str], str, list[str]]:
+    def plan(self, env_id: str, env_kwargs: dict | None = None) -> tuple[list[str], str, list[str]]:
         """(the splits to evaluate, the rollback split, the ``auto`` splits left out because
-        ``env_id`` does not serve them). A split asked for by name that ``env_id`` does not
-        serve raises a ValueError naming the splits it serves. An id outside the AgentGym table
-        is taken to serve every split."""
-        served = _served_splits(env_id)
+        ``env_id`` made with ``env_kwargs`` does not serve them). A split asked for by name that
+        it does not serve raises a ValueError naming the splits it serves. An id outside the
+        AgentGym table is taken to serve every split."""
+        served = _served_splits(env_id, env_kwargs)
+        task = (env_kwargs or {}).get("task")
+        env_id = env_id if task is None else f"{env_id} with task={task}"  # for the messages
         serves = (lambda split: True) if served is None else (lambda split: split in served)
         if self.splits == "auto":
             splits = [split for split in AUTO_EVAL_SPLITS if serves(split)]
@@ -289,15 +291,16 @@ class EvalConfig(Checked):
         return splits, rollback, dropped
 
 
-def _served_splits(env_id: str) -> tuple[str, ...] | None:
-    """The splits ``env_id`` serves (its registration table entry's), None for an id outside
-    the AgentGym table."""
-    from agentgym_envs.registration import entry_for
+def _served_splits(env_id: str, env_kwargs: dict | None) -> tuple[str, ...] | None:
+    """The splits ``env_id`` made with ``env_kwargs`` serves (``registration.served_splits``),
+    None for an id outside the AgentGym table."""
+    from agentgym_envs.registration import entry_for, served_splits
 
     try:
-        return entry_for(env_id).splits
+        entry_for(env_id)
     except ValueError:
         return None
+    return served_splits(env_id, env_kwargs)
 
 
 @dataclass
@@ -394,7 +397,8 @@ class TrainConfig(Checked):
                 "weights cannot be split into FSDP shards); use sharding=none"
             )
         self._check_env_id()
-        self.evaluation.plan(self.rollout.env_id)  # a split the env id does not serve: refused
+        # a split the env id (with its env_kwargs) does not serve: refused
+        self.evaluation.plan(self.rollout.env_id, self.rollout.env_kwargs)
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
         if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(

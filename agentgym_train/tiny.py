@@ -30,11 +30,11 @@ def env_corpus(
     """Text an env produces while its oracle plays: what a tokenizer for that env should know."""
     from agentgym_envs.agents import OracleAgent, RandomAgent
     from agentgym_envs.core.episode import play_episode
-    from agentgym_envs.registration import entry_for
+    from agentgym_envs.registration import served_splits
     from agentgym_envs.wrappers.prompt import DEFAULT_SYSTEM, DEFAULT_SYSTEM_NO_THOUGHT
 
     kwargs = dict(env_kwargs or {})
-    served = entry_for(env_id).splits  # a one-task MiniWoB id serves its task's splits only
+    served = served_splits(env_id, kwargs)  # one MiniWoB task serves its task's splits only
     for difficulty in difficulties:
         for split in [s for s in ("train", "ood") if s in served]:
             env = gym.make(env_id, **{**kwargs, "difficulty": difficulty, "split": split})

@@ -112,11 +112,15 @@ class Trainer:
 
     def _evaluation_splits(self) -> tuple[list[str], str]:
         env_id = self.config.rollout.env_id
-        splits, rollback, dropped = self.config.evaluation.plan(env_id)
+        splits, rollback, dropped = self.config.evaluation.plan(
+            env_id, self.config.rollout.env_kwargs
+        )
         if dropped:
+            task = self.config.rollout.env_kwargs.get("task")
             log.info(
                 "evaluation.splits=auto: %s does not serve %s; evaluating on %s",
-                env_id, " or ".join(dropped), ", ".join(splits) or "no split",
+                env_id if task is None else f"{env_id} with task={task}",
+                " or ".join(dropped), ", ".join(splits) or "no split",
             )  # fmt: skip
         return splits, rollback
 

@@ -40,6 +40,25 @@ def test_auto_evaluates_the_default_splits_the_id_serves(env_id, splits, rollbac
     assert config.evaluation.plan(env_id) == (splits, rollback, dropped)
 
 
+def test_the_generic_miniwob_id_with_one_task_serves_that_tasks_splits():
+    # AgentGym/MiniWoB-v0 serves every split; made with task=... it serves the task's own
+    generic = "AgentGym/MiniWoB-v0"
+    config = load_config(None, [f"rollout.env_id={generic}"])
+    assert config.evaluation.plan(generic) == (["valid", "ood"], "valid", [])
+    assert config.evaluation.plan(generic, {"task": "click-test-2"}) == (
+        ["valid"], "valid", ["ood"]
+    )  # fmt: skip
+    assert config.evaluation.plan(generic, {"task": "click-test-transfer"}) == (
+        ["ood"], "ood", ["valid"]
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"MiniWoB-v0 with task=click-test-transfer does not"):
+        load_config(
+            None,
+            [f"rollout.env_id={generic}", "rollout.env_kwargs={task: click-test-transfer}",
+             "evaluation.splits=[valid]"],
+        )  # fmt: skip
+
+
 def test_a_split_asked_for_that_the_id_does_not_serve_is_refused_naming_the_served_ones():
     served = ", ".join(entry_for(IID_ONLY).splits)
     with pytest.raises(ValueError, match=rf"evaluation.splits=.*asks for ood.*serves {served}"):

@@ -402,3 +402,20 @@ def test_a_reused_page_plays_an_episode_as_a_fresh_page_does(make_env, task):
         for step in record["steps"]:
             observation, *_ = other.step(step["action"])
             assert observation == step["observation"], (record["seed"], step["action"])
+
+
+def test_form_sequence_3_plays_the_same_episode_after_any_other(make_env):
+    # Its dropdown (jQuery selectric) keeps a document click handler bound across episodes when
+    # one ends with the list opened: the same click then opened the list in one episode and not
+    # in the next, so replays depended on what the page had played before. It reloads per episode.
+    env = make_env(task="form-sequence-3", split="test")
+    actions = ['select [2] "5ft 11in"', 'select [2] "5ft 9in"', "click [5]", "click [12]",
+               "click [1]"]  # fmt: skip
+
+    def play() -> list[str]:
+        observation, _ = env.reset(seed=0)
+        return [observation] + [env.step(action)[0] for action in actions]
+
+    first = play()
+    assert "selectric-open" in first[3]  # the click opened the list, which ends the episode open
+    assert play() == first and play() == first

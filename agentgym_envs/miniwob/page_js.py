@@ -48,12 +48,15 @@ WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
 #: with CSS (``content: url(star.png)``): such an element has no size until its picture arrives,
 #: and the snapshot skips sizeless elements, so a first observation taken while a picture was
 #: still loading lacked those icons and its replay did not match. Once per document every picture
-#: its stylesheets name is loaded (later uses come from the memory cache); then ``<img>`` elements
+#: its stylesheets name is loaded and kept (``window.__agPictureImages``): later uses come from the
+#: memory cache, which drops a picture nothing references at the next garbage collection, and
+#: email-inbox-noscroll's opened email then showed its back and reply icons a layout later (a
+#: step's observation lacked them in CI, by when the collector ran). Then ``<img>`` elements
 #: still loading are awaited. A loaded picture gives its elements their size at the next layout,
 #: which the snapshot forces; nothing waits when nothing is loading.
 WAIT_IMAGES = r"""(limit) => {
-  const load = (src) => { const img = new Image(); img.src = src;
-                          return img.decode().catch(() => null); };
+  const load = (src, keep) => { const img = new Image(); img.src = src; if (keep) keep.push(img);
+                                return img.decode().catch(() => null); };
   const pending = [];
   if (!window.__agPictures) {
     const urls = new Set();
@@ -70,7 +73,8 @@ WAIT_IMAGES = r"""(limit) => {
       try { rules = sheet.cssRules; } catch (e) { continue; }  /* another origin's sheet */
       scan(rules, sheet.href || document.baseURI);
     }
-    window.__agPictures = Array.from(urls).map(load);
+    window.__agPictureImages = [];
+    window.__agPictures = Array.from(urls).map((src) => load(src, window.__agPictureImages));
     pending.push(...window.__agPictures);
   }
   for (const img of document.images) if (!img.complete && img.src) pending.push(load(img.src));

@@ -73,3 +73,29 @@ def test_an_image_still_loading_is_awaited():
             await browser.close()
 
     assert _in_own_loop(sizes) == (False, True)
+
+
+def test_pictures_named_by_stylesheets_survive_garbage_collection():
+    """The memory cache drops a picture nothing references at the next collection; the opened
+    email of email-inbox-noscroll then drew its back and reply icons a layout late (CI's replay
+    of a random episode differed at the step that opened an email)."""
+
+    async def widths() -> dict[str, float]:
+        browser = AsyncBrowser()
+        await browser.start()
+        try:
+            page = AsyncMiniWoBPage(browser)
+            playwright_page = await page._ensure_page()
+            await page.start_episode("email-inbox-noscroll", 20)
+            cdp = await playwright_page.context.new_cdp_session(playwright_page)
+            await cdp.send("HeapProfiler.collectGarbage")
+            open_email = """() => {  // the sizes in the same task as the click: no layout later
+              document.querySelector('#main .email-thread').click();
+              const width = (s) => document.querySelector(s).getBoundingClientRect().width;
+              return {back: width('#close-email'), reply: width('.email-reply .icon')};
+            }"""
+            return await playwright_page.evaluate(open_email)
+        finally:
+            await browser.close()
+
+    assert _in_own_loop(widths) == {"back": 12, "reply": 18}

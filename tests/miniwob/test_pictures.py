@@ -27,52 +27,49 @@ async def _slowly(route) -> None:
     await route.continue_()
 
 
-def _in_own_loop(coroutine_fn):
-    """Run in a thread of its own: an event loop left in the test thread breaks sync Playwright."""
+def _on_a_page(play):
+    """``await play(page, playwright_page)`` on a fresh browser, in a thread of its own (an event
+    loop left in the test thread breaks sync Playwright); returns what ``play`` returns."""
+
+    async def run():
+        browser = AsyncBrowser()
+        await browser.start()
+        try:
+            page = AsyncMiniWoBPage(browser)
+            return await play(page, await page._ensure_page())
+        finally:
+            await browser.close()
+
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine_fn()).result(timeout=120)
+        return pool.submit(asyncio.run, run()).result(timeout=120)
 
 
 def test_first_observation_has_the_icons_of_a_slow_css_picture():
-    async def stars() -> int:
-        browser = AsyncBrowser()
-        await browser.start()
-        try:
-            page = AsyncMiniWoBPage(browser)
-            playwright_page = await page._ensure_page()
-            await playwright_page.route("**/star.png", _slowly)
-            await page.start_episode("email-inbox-delete", 8)
-            nodes = await page.snapshot()
-            return sum(node.get("cls") == "star" for node in nodes)
-        finally:
-            await browser.close()
+    async def stars(page, playwright_page) -> int:
+        await playwright_page.route("**/star.png", _slowly)
+        await page.start_episode("email-inbox-delete", 8)
+        nodes = await page.snapshot()
+        return sum(node.get("cls") == "star" for node in nodes)
 
-    assert _in_own_loop(stars) == 3  # one per email
+    assert _on_a_page(stars) == 3  # one per email
 
 
 def test_an_image_still_loading_is_awaited():
-    async def sizes() -> tuple[bool, bool]:
-        browser = AsyncBrowser()
-        await browser.start()
-        try:
-            page = AsyncMiniWoBPage(browser)
-            playwright_page = await page._ensure_page()
-            await playwright_page.route("**/delete.png", _slowly)
-            await page.start_episode("click-test", 1)  # a page that never shows delete.png
-            add = """(src) => { const img = document.createElement('img');
-                                img.id = 'late'; img.src = src;
-                                document.getElementById('area').appendChild(img); }"""
-            src = "../common/special/email-inbox/delete.png"
-            await playwright_page.evaluate(add, src)
-            width = "() => document.getElementById('late').getBoundingClientRect().width"
-            before = await playwright_page.evaluate(width)
-            await page.evaluate(page_js.WAIT_IMAGES, 2_000)
-            after = await playwright_page.evaluate(width)
-            return before > 0, after > 0
-        finally:
-            await browser.close()
+    async def sizes(page, playwright_page) -> tuple[bool, bool]:
+        await playwright_page.route("**/delete.png", _slowly)
+        await page.start_episode("click-test", 1)  # a page that never shows delete.png
+        add = """(src) => { const img = document.createElement('img');
+                            img.id = 'late'; img.src = src;
+                            document.getElementById('area').appendChild(img); }"""
+        src = "../common/special/email-inbox/delete.png"
+        await playwright_page.evaluate(add, src)
+        width = "() => document.getElementById('late').getBoundingClientRect().width"
+        before = await playwright_page.evaluate(width)
+        await page.evaluate(page_js.WAIT_IMAGES, 2_000)
+        after = await playwright_page.evaluate(width)
+        return before > 0, after > 0
 
-    assert _in_own_loop(sizes) == (False, True)
+    assert _on_a_page(sizes) == (False, True)
 
 
 def test_pictures_named_by_stylesheets_survive_garbage_collection():
@@ -80,22 +77,15 @@ def test_pictures_named_by_stylesheets_survive_garbage_collection():
     email of email-inbox-noscroll then drew its back and reply icons a layout late (CI's replay
     of a random episode differed at the step that opened an email)."""
 
-    async def widths() -> dict[str, float]:
-        browser = AsyncBrowser()
-        await browser.start()
-        try:
-            page = AsyncMiniWoBPage(browser)
-            playwright_page = await page._ensure_page()
-            await page.start_episode("email-inbox-noscroll", 20)
-            cdp = await playwright_page.context.new_cdp_session(playwright_page)
-            await cdp.send("HeapProfiler.collectGarbage")
-            open_email = """() => {  // the sizes in the same task as the click: no layout later
-              document.querySelector('#main .email-thread').click();
-              const width = (s) => document.querySelector(s).getBoundingClientRect().width;
-              return {back: width('#close-email'), reply: width('.email-reply .icon')};
-            }"""
-            return await playwright_page.evaluate(open_email)
-        finally:
-            await browser.close()
+    async def widths(page, playwright_page) -> dict[str, float]:
+        await page.start_episode("email-inbox-noscroll", 20)
+        cdp = await playwright_page.context.new_cdp_session(playwright_page)
+        await cdp.send("HeapProfiler.collectGarbage")
+        open_email = """() => {  // the sizes in the same task as the click: no layout later
+          document.querySelector('#main .email-thread').click();
+          const width = (s) => document.querySelector(s).getBoundingClientRect().width;
+          return {back: width('#close-email'), reply: width('.email-reply .icon')};
+        }"""
+        return await playwright_page.evaluate(open_email)
 
-    assert _in_own_loop(widths) == {"back": 12, "reply": 18}
+    assert _on_a_page(widths) == {"back": 12, "reply": 18}

@@ -182,6 +182,9 @@ class RayVectorEnv(VectorEnv):
         """Actor ``index`` died or hung: a new one replaces it; its episodes end truncated."""
         ray.kill(self.actors[index])
         self.actors[index] = self._new_actor(len(self.groups[index]))
+        # Wait for it to start (a process and its imports: seconds), as the constructor does, so
+        # that start-up never counts against the next step's timeout.
+        ray.get(self.actors[index].spaces.remote())
         self.restarts += 1
         reason = f"ray actor died ({type(error).__name__}); its envs restart at the next step"
         info = {"truncated_reason": reason}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -85,12 +87,18 @@ def test_a_killed_actor_truncates_its_episodes_and_is_replaced(local_ray):
 
 
 def test_a_step_past_the_timeout_replaces_the_actor(local_ray):
-    env = RayVectorEnv(TOY, num_envs=2, num_actors=1, step_timeout_s=1e-6)  # no call is that fast
+    env = RayVectorEnv(TOY, num_envs=4, num_actors=2, step_timeout_s=2.0)
     try:
         env.reset(seed=0)
-        _, _, _, truncated, infos = env.step(["look"] * 2)
-        assert truncated.all() and "GetTimeoutError" in infos["truncated_reason"][0]
+        # Actor 0 is busy for a minute, so its step waits in its queue well past the timeout
+        # (a tiny timeout on a fast step raced the driver: a loaded machine lost the race).
+        env.actors[0].__ray_call__.remote(lambda actor: time.sleep(60))
+        _, _, _, truncated, infos = env.step(["look"] * 4)
+        assert truncated.tolist() == [True, True, False, False]
+        assert "GetTimeoutError" in infos["truncated_reason"][0]
         assert env.restarts == 1
+        _, _, _, truncated, _ = env.step(["look"] * 4)  # the new actor answers in time
+        assert not truncated.any()
     finally:
         env.close()
 

@@ -38,6 +38,7 @@ of an env with rule checks (``rules``) records which rules it broke.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import queue
@@ -472,25 +473,24 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
             for index in range(len(pool.slots)):  # up to a batch of episodes per worker
                 _assign(pool, index, pending, size)
             while remaining:
-                try:
-                    kind, wid, key, payload = pool.results.get(timeout=0.5)
+                # every message already sent is read before any episode is judged late: one
+                # that finished in time may have waited in the queue while the loop was busy
+                for kind, wid, key, payload in _messages(pool.results, wait=0.5):
                     sender = pool.index_of(wid)  # None: a replaced worker's late message
-                except queue.Empty:
-                    sender = None
-                flying = None if sender is None else pool.slots[sender].flying.get(key)
-                if sender is None or flying is None:
-                    pass
-                elif kind == "start":
-                    flying.since, flying.started = time.monotonic(), True
-                elif kind == "solo":
-                    pool.slots[sender].solo = True
-                elif kind == "done":
-                    del pool.slots[sender].flying[key]
-                    for waiting in pool.slots[sender].flying.values():  # queued behind it
-                        if not waiting.started:
-                            waiting.since = time.monotonic()
-                    record(payload)
-                    _assign(pool, sender, pending, size)
+                    flying = None if sender is None else pool.slots[sender].flying.get(key)
+                    if sender is None or flying is None:
+                        pass
+                    elif kind == "start":
+                        flying.since, flying.started = time.monotonic(), True
+                    elif kind == "solo":
+                        pool.slots[sender].solo = True
+                    elif kind == "done":
+                        del pool.slots[sender].flying[key]
+                        for waiting in pool.slots[sender].flying.values():  # queued behind it
+                            if not waiting.started:
+                                waiting.since = time.monotonic()
+                        record(payload)
+                        _assign(pool, sender, pending, size)
                 for index, slot in enumerate(pool.slots):
                     if not slot.flying:
                         continue
@@ -518,6 +518,30 @@ def _play(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir
                     _assign(pool, index, pending, size)
         finally:
             pool.close()
+
+
+def _messages(results: Any, wait: float) -> list[tuple]:
+    """The workers' messages: the first within ``wait`` seconds, then every other queued."""
+    try:
+        messages = [results.get(timeout=wait)]
+    except queue.Empty:
+        return []
+    with contextlib.suppress(queue.Empty):
+        while True:
+            messages.append(results.get_nowait())
+    return messages
+
+
+def _ready(ray: Any, calls: list[Any]) -> list[Any]:
+    """The finished ``calls``: the first within half a second, then every other one already
+    done (all of them before any is judged late)."""
+    if not calls:
+        return []
+    first, _ = ray.wait(calls, num_returns=1, timeout=0.5)
+    if not first:
+        return []
+    ready, _ = ray.wait(calls, num_returns=len(calls), timeout=0)
+    return ready
 
 
 def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, run_dir: Path,
@@ -563,8 +587,7 @@ def _play_on_ray(todo: list[EpisodeSpec], settings: RunSettings, prompts: dict, 
             for index in range(len(actors)):
                 assign(index)
             while flying:
-                ready, _ = ray.wait(list(flying), num_returns=1, timeout=0.5)
-                for call in ready:
+                for call in _ready(ray, list(flying)):
                     index, spec, _ = flying.pop(call)
                     try:
                         record(ray.get(call))
@@ -614,8 +637,7 @@ def _ray_batches(actors: list[Any], spawn: Any, pending: list[EpisodeSpec],
             advance(index)
         if not calls:
             return
-        ready, _ = ray.wait(list(calls), num_returns=1, timeout=0.5)
-        for call in ready:
+        for call in _ready(ray, list(calls)):
             index = calls.pop(call)
             try:
                 records, unplayed, batching[index] = ray.get(call)

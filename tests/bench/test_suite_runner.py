@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import queue
 from pathlib import Path
 
 import pytest
 from agentgym_bench.leaderboard import submit
 from agentgym_bench.replay import verify_run
 from agentgym_bench.stats import wilson_interval
-from agentgym_bench.suite_runner import RunMismatch, RunSettings, read_episodes, run_suite
+from agentgym_bench.suite_runner import (
+    RunMismatch,
+    RunSettings,
+    _messages,
+    read_episodes,
+    run_suite,
+)
 from agentgym_bench.suites import SuiteError, resolve
 
 from agentgym_envs.cli import main
@@ -93,13 +100,13 @@ def test_rerun_resumes_without_duplicates(random_run, tmp_path):
 
 def test_hanging_and_failing_agents_are_recorded_and_the_run_goes_on(suite_file, tmp_path):
     suite = resolve(str(suite_file))
-    settings = RunSettings("tests.bench.agents_for_tests:hangs_on_seed_0", episode_timeout=3)
+    settings = RunSettings("tests.bench.agents_for_tests:hangs_on_seed_0", episode_timeout=10)
     run_suite(suite, settings, tmp_path / "hang", progress=False)
     records = {r["task_id"]: r for r in read_episodes(tmp_path / "hang")}
     assert len(records) == 6
     for task_id, record in records.items():
         if task_id.endswith("00000"):
-            assert record["error"] == "timed out after 3 s" and record["score"] == 0.0
+            assert record["error"] == "timed out after 10 s" and record["score"] == 0.0
         else:
             assert record["error"] is None and record["success"]  # the expert's moves
     run_suite(suite, RunSettings("tests.bench.agents_for_tests:raises"), tmp_path / "raise",
@@ -120,7 +127,7 @@ def test_ray_backend_plays_the_same_episodes_and_times_out_a_hanging_agent(
         run_suite(suite, RunSettings("random", workers=2, backend="ray"), tmp_path / "ray",
                   progress=False)  # fmt: skip
         hang = RunSettings("tests.bench.agents_for_tests:hangs_on_seed_0", workers=2,
-                           episode_timeout=3, backend="ray")  # fmt: skip
+                           episode_timeout=10, backend="ray")  # fmt: skip
         run_suite(suite, hang, tmp_path / "hang", progress=False)
     finally:
         ray.shutdown()
@@ -136,7 +143,7 @@ def test_ray_backend_plays_the_same_episodes_and_times_out_a_hanging_agent(
     assert len(records) == 6
     for task_id, record in records.items():
         if task_id.endswith("00000"):
-            assert record["error"] == "timed out after 3 s"
+            assert record["error"] == "timed out after 10 s"
         else:
             assert record["error"] is None and record["success"]
 
@@ -293,3 +300,14 @@ def test_action_rates_count_refused_and_unlisted_actions(random_run):
     rows = json.loads((random_run / "summary.json").read_text())["rows"]
     # the random agent picks among the admissible actions: none refused, all listed
     assert all(r["invalid_action_rate"] == 0.0 and r["admissible_rate"] == 1.0 for r in rows)
+
+
+def test_every_queued_message_is_read_before_episodes_are_judged_late():
+    # a "done" that waited in the queue while the driver was busy (starting a worker) is read
+    # in the same pass as the first message, not judged late behind it
+    results: queue.Queue = queue.Queue()
+    sent = [("start", 0, "a", None), ("done", 1, "b", {}), ("done", 0, "a", {})]
+    for message in sent:
+        results.put(message)
+    assert _messages(results, wait=0.1) == sent
+    assert _messages(results, wait=0.01) == []

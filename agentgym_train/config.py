@@ -99,11 +99,17 @@ class PolicyConfig(Checked):
         "module names that receive adapters ('all-linear' as the only item: every linear layer)",
     )
     gradient_checkpointing: bool = opt(False, "recompute activations in backward to save memory")
+    score_packing: bool = opt(
+        True,
+        "score mode: each prompt and its candidates in one row, a mask keeping the candidates "
+        "apart (eager and sdpa attention); false, or flash attention: the prompt's KV cache "
+        "copied for every candidate",
+    )
     score_chunk_size: int = opt(
         0,
-        "score mode, with gradients: candidate rows per recomputed chunk (each chunk's copies of "
-        "its prompt's KV cache are dropped after the forward and rebuilt in backward); 0: all "
-        "rows at once, every copy kept for backward",
+        "score mode without packing, with gradients: candidate rows per recomputed chunk (each "
+        "chunk's copies of its prompt's KV cache are dropped after the forward and rebuilt in "
+        "backward); 0: all rows at once, every copy kept for backward",
     )
     load_in_bits: Literal[0, 4, 8] = opt(
         0, "quantise the frozen base with bitsandbytes to 4 or 8 bits (CUDA only; 0: off)"

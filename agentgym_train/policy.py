@@ -296,16 +296,20 @@ class Policy(nn.Module):
     ) -> SequenceStats:
         """Log-probs of every candidate continuation of every prompt, running each prompt once.
 
-        The prompts go through the LM once with a KV cache; each candidate row then runs on top
-        of its prompt's cache rows, so K admissible actions cost one prompt pass instead of K.
-        Gradients flow through the cache. With gradients and ``policy.score_chunk_size`` N > 0,
-        candidates run N rows at a time under activation checkpointing, so backward never holds
-        more than one chunk's copies of the prompt cache. Results are per candidate row, in
-        order (prompt 0's candidates first); ``values`` are per prompt.
+        With ``policy.score_packing`` (eager or SDPA attention) a prompt and its candidates are
+        one row under a mask that keeps the candidates apart (``_score_packed``). Otherwise the
+        prompts go through the LM once with a KV cache; each candidate row then runs on top of
+        a copy of its prompt's cache rows, so K admissible actions cost one prompt pass instead
+        of K. Gradients flow through the cache. With gradients and ``policy.score_chunk_size``
+        N > 0, candidates run N rows at a time under activation checkpointing, so backward never
+        holds more than one chunk's copies of the prompt cache. Results are per candidate row,
+        in order (prompt 0's candidates first); ``values`` are per prompt.
         """
         from transformers import DynamicCache
 
         lm = lm if lm is not None else self.model
+        if self.config.score_packing and packing_is_supported(lm):
+            return self._score_packed(prompts, candidates, values, lm)
         if cache_is_dropped(lm):
             return self._score_full_sequences(prompts, candidates, values, lm)
         device = self.device
@@ -339,14 +343,81 @@ class Policy(nn.Module):
                 rest.append(checkpoint(self._continuations, *args, use_reentrant=False))
             else:
                 rest.append(self._continuations(*args))
-        token_logprobs = torch.empty(sum(lengths), device=device, dtype=torch.float32)
-        starts = torch.cumsum(torch.as_tensor([0, *lengths[:-1]], device=device), dim=0)
-        is_first = torch.zeros(sum(lengths), dtype=torch.bool, device=device)
-        is_first[starts] = True
-        token_logprobs = token_logprobs.masked_scatter(is_first, first)
-        token_logprobs = token_logprobs.masked_scatter(~is_first, torch.cat(rest))
         value = self._value(last) if values else None
-        return SequenceStats(token_logprobs, None, lengths, value)
+        return SequenceStats(_in_token_order(first, torch.cat(rest), lengths), None, lengths, value)
+
+    def _score_packed(
+        self,
+        prompts: Sequence[Sequence[int]],
+        candidates: Sequence[Sequence[Sequence[int]]],
+        values: bool,
+        lm: LanguageModel,
+    ) -> SequenceStats:
+        """``score_candidates`` as one row per prompt: the prompt, then its candidates one
+        after another, under an attention mask that lets each candidate see the prompt and its
+        own earlier tokens only, with each candidate's positions continuing the prompt's. Every
+        token is computed once: no copies of the prompt's KV cache per candidate (which cost
+        more than the model itself on short candidates), and nothing that gradient
+        checkpointing would drop."""
+        device = self.device
+        ids, positions, segments = [], [], []  # segment 0: the prompt; k: its k-th candidate
+        for prompt, group in zip(prompts, candidates, strict=True):
+            row, pos, seg = list(prompt), list(range(len(prompt))), [0] * len(prompt)
+            for k, candidate in enumerate(group, start=1):
+                row += candidate
+                pos += range(len(prompt), len(prompt) + len(candidate))
+                seg += [k] * len(candidate)
+            ids.append(row)
+            positions.append(pos)
+            segments.append(seg)
+        width = max(len(row) for row in ids)
+        ids_t = torch.full((len(ids), width), self.tokenizer.pad_token_id, dtype=torch.long)
+        pos_t = torch.zeros((len(ids), width), dtype=torch.long)
+        seg_t = torch.full((len(ids), width), -1, dtype=torch.long)  # -1: padding
+        for i, (row, pos, seg) in enumerate(zip(ids, positions, segments, strict=True)):
+            ids_t[i, : len(row)] = torch.as_tensor(row)
+            pos_t[i, : len(row)] = torch.as_tensor(pos)
+            seg_t[i, : len(row)] = torch.as_tensor(seg)
+        ids_t, pos_t, seg_t = ids_t.to(device), pos_t.to(device), seg_t.to(device)
+        index = torch.arange(width, device=device)
+        earlier = index[None, :, None] >= index[None, None, :]  # (1, query, key)
+        seg_q, seg_k = seg_t[:, :, None], seg_t[:, None, :]
+        sees = earlier & (seg_k >= 0) & ((seg_k == 0) | (seg_k == seg_q))
+        sees |= torch.eye(width, dtype=torch.bool, device=device)  # padding sees itself
+        mask = sees[:, None]  # (rows, 1, query, key): True where a query may attend
+        if lm.config._attn_implementation == "eager":  # eager adds the mask to its scores
+            mask = torch.zeros(mask.shape, device=device).masked_fill(
+                ~mask, torch.finfo(torch.float32).min
+            )
+        hidden = self._hidden(
+            lm, input_ids=ids_t, attention_mask=mask, position_ids=pos_t, use_cache=False
+        )
+        p_len = torch.as_tensor([len(p) for p in prompts], device=device)
+        last = hidden[torch.arange(len(prompts), device=device), p_len - 1]  # (P, H)
+        first_logp = torch.log_softmax(lm.get_output_embeddings()(last).float(), dim=-1)
+        flat = [list(c) for group in candidates for c in group]
+        owner = [i for i, group in enumerate(candidates) for _ in group]
+        lengths = [len(c) for c in flat]
+        first = first_logp[torch.as_tensor(owner, device=device),
+                           torch.as_tensor([c[0] for c in flat], device=device)]  # fmt: skip
+        # candidate token j (at row position start + j) predicts its token j + 1
+        rows: list[int] = []
+        cols: list[int] = []
+        targets: list[int] = []
+        start = {i: len(p) for i, p in enumerate(prompts)}
+        for i, candidate in zip(owner, flat, strict=True):
+            rows += [i] * (len(candidate) - 1)
+            cols += range(start[i], start[i] + len(candidate) - 1)
+            targets += candidate[1:]
+            start[i] += len(candidate)
+
+        def longs(values: list[int]) -> torch.Tensor:  # (an empty list too: one-token actions)
+            return torch.as_tensor(values, dtype=torch.long, device=device)
+
+        picked = lm.get_output_embeddings()(hidden[longs(rows), longs(cols)]).float()
+        rest = selective_log_softmax_(picked, longs(targets))
+        value = self._value(last) if values else None
+        return SequenceStats(_in_token_order(first, rest, lengths), None, lengths, value)
 
     def _continuations(
         self,
@@ -459,6 +530,22 @@ def eos_token_ids(tokenizer, model: LanguageModel) -> tuple[int, ...]:
     return tuple(dict.fromkeys(i for i in ids if i is not None))
 
 
+def _in_token_order(first: torch.Tensor, rest: torch.Tensor, lengths: list[int]) -> torch.Tensor:
+    """Candidates' token log-probs, flattened in order, from their first tokens' (``first``,
+    one per candidate) and the others' (``rest``, in order)."""
+    starts = torch.cumsum(torch.as_tensor([0, *lengths[:-1]], device=first.device), dim=0)
+    is_first = torch.zeros(sum(lengths), dtype=torch.bool, device=first.device)
+    is_first[starts] = True
+    token_logprobs = torch.empty(sum(lengths), device=first.device, dtype=torch.float32)
+    return token_logprobs.masked_scatter(is_first, first).masked_scatter(~is_first, rest)
+
+
+def packing_is_supported(lm: LanguageModel) -> bool:
+    """Whether ``lm``'s attention takes a custom 4D mask (eager and SDPA do; flash attention
+    knows only padding masks)."""
+    return getattr(lm.config, "_attn_implementation", None) in ("eager", "sdpa")
+
+
 def cache_is_dropped(lm: LanguageModel) -> bool:
     """True when a forward pass of ``lm`` would ignore ``use_cache``: transformers turns the KV
     cache off in every checkpointed layer while training with gradients (modeling_layers.py)."""
@@ -481,8 +568,12 @@ def _bnb_config(bits: int, device: torch.device):
 
 
 def selective_log_softmax_(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """TRL's memory-lean log-softmax at ``targets``; no rows (every candidate one token long)
+    gives no log-probs (TRL's would fail on the empty batch)."""
     from trl.trainer.utils import selective_log_softmax
 
+    if logits.shape[0] == 0:
+        return logits.new_zeros((0,))
     return selective_log_softmax(logits, targets)
 
 

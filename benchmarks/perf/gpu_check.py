@@ -13,7 +13,8 @@ untimed runs, with the peak memory reset before it:
 - ``decode``: ``Policy.generate`` (the trainer's sampling), and ``generate (plain)``:
   ``model.generate`` with the checkpoint's own settings on the same prompts, the baseline;
   ``vllm``: vLLM's offline engine on the same prompts when it is installed (CUDA only);
-- ``score``: ``Policy.score_candidates`` (prompt once, candidates on its KV cache, no grad);
+- ``score``: ``Policy.score_candidates`` (prompt once: packed with its candidates, or their
+  rows on its KV cache with ``--policy policy.score_packing=false``; no grad);
 - ``score+backward``: the same with gradients and a backward pass (LoRA by default), as an
   update runs it.
 

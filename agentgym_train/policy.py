@@ -323,14 +323,8 @@ class Policy(nn.Module):
             raise RuntimeError("the prompt pass left the KV cache empty; candidates would be "
                                "scored without their prompt")  # fmt: skip
         p_len = p_mask.sum(dim=1)
-        last = prompt_hidden[torch.arange(len(prompts), device=device), p_len - 1]  # (P, H)
-        first_logp = torch.log_softmax(lm.get_output_embeddings()(last).float(), dim=-1)
-        flat = [list(c) for group in candidates for c in group]
-        owner = torch.as_tensor(
-            [i for i, group in enumerate(candidates) for _ in group], device=device
-        )
+        last, first, flat, owner = self._first_tokens(lm, prompt_hidden, p_len, candidates)
         lengths = [len(c) for c in flat]
-        first = first_logp[owner, torch.as_tensor([c[0] for c in flat], device=device)]  # (R,)
         layers: list[Any] = list(cache.layers)  # full attention: every layer has keys, values
         kv = [tensor for layer in layers for tensor in (layer.keys, layer.values)]
         chunk = self.config.score_chunk_size if torch.is_grad_enabled() else 0
@@ -345,6 +339,25 @@ class Policy(nn.Module):
                 rest.append(self._continuations(*args))
         value = self._value(last) if values else None
         return SequenceStats(_in_token_order(first, torch.cat(rest), lengths), None, lengths, value)
+
+    def _first_tokens(
+        self,
+        lm: LanguageModel,
+        hidden: torch.Tensor,
+        p_len: torch.Tensor,
+        candidates: Sequence[Sequence[Sequence[int]]],
+    ) -> tuple[torch.Tensor, torch.Tensor, list[list[int]], torch.Tensor]:
+        """What the prompts' last hidden states give every candidate row: those states (P, H),
+        each row's first-token log-prob (R,), the rows flattened, and each row's prompt (R,)."""
+        device = self.device
+        last = hidden[torch.arange(len(candidates), device=device), p_len - 1]
+        first_logp = torch.log_softmax(lm.get_output_embeddings()(last).float(), dim=-1)
+        flat = [list(c) for group in candidates for c in group]
+        owner = torch.as_tensor(
+            [i for i, group in enumerate(candidates) for _ in group], device=device
+        )
+        first = first_logp[owner, torch.as_tensor([c[0] for c in flat], device=device)]
+        return last, first, flat, owner
 
     def _score_packed(
         self,
@@ -370,15 +383,10 @@ class Policy(nn.Module):
             ids.append(row)
             positions.append(pos)
             segments.append(seg)
-        width = max(len(row) for row in ids)
-        ids_t = torch.full((len(ids), width), self.tokenizer.pad_token_id, dtype=torch.long)
-        pos_t = torch.zeros((len(ids), width), dtype=torch.long)
-        seg_t = torch.full((len(ids), width), -1, dtype=torch.long)  # -1: padding
-        for i, (row, pos, seg) in enumerate(zip(ids, positions, segments, strict=True)):
-            ids_t[i, : len(row)] = torch.as_tensor(row)
-            pos_t[i, : len(row)] = torch.as_tensor(pos)
-            seg_t[i, : len(row)] = torch.as_tensor(seg)
-        ids_t, pos_t, seg_t = ids_t.to(device), pos_t.to(device), seg_t.to(device)
+        ids_t = pad_right(ids, self.tokenizer.pad_token_id)[0].to(device)
+        pos_t = pad_right(positions, 0)[0].to(device)
+        seg_t = pad_right(segments, -1)[0].to(device)  # -1: padding
+        width = ids_t.shape[1]
         index = torch.arange(width, device=device)
         earlier = index[None, :, None] >= index[None, None, :]  # (1, query, key)
         seg_q, seg_k = seg_t[:, :, None], seg_t[:, None, :]
@@ -393,19 +401,14 @@ class Policy(nn.Module):
             lm, input_ids=ids_t, attention_mask=mask, position_ids=pos_t, use_cache=False
         )
         p_len = torch.as_tensor([len(p) for p in prompts], device=device)
-        last = hidden[torch.arange(len(prompts), device=device), p_len - 1]  # (P, H)
-        first_logp = torch.log_softmax(lm.get_output_embeddings()(last).float(), dim=-1)
-        flat = [list(c) for group in candidates for c in group]
-        owner = [i for i, group in enumerate(candidates) for _ in group]
+        last, first, flat, owner = self._first_tokens(lm, hidden, p_len, candidates)
         lengths = [len(c) for c in flat]
-        first = first_logp[torch.as_tensor(owner, device=device),
-                           torch.as_tensor([c[0] for c in flat], device=device)]  # fmt: skip
         # candidate token j (at row position start + j) predicts its token j + 1
         rows: list[int] = []
         cols: list[int] = []
         targets: list[int] = []
         start = {i: len(p) for i, p in enumerate(prompts)}
-        for i, candidate in zip(owner, flat, strict=True):
+        for i, candidate in zip(owner.tolist(), flat, strict=True):
             rows += [i] * (len(candidate) - 1)
             cols += range(start[i], start[i] + len(candidate) - 1)
             targets += candidate[1:]

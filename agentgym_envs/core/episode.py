@@ -4,6 +4,11 @@ replaying and scoring need, in the ``TrajectoryRecorder`` format (one JSON objec
 The benchmark runner, behaviour cloning and the tiny-model corpora all play episodes through
 ``play_episode``, so a benchmark result, a cloning example and a recorded trajectory are the same
 record.
+
+An agent may say how it chose each action: with a ``turn_record(slot=None)`` method (an LLM
+agent's prompt and raw reply), whatever it returns right after ``act`` (or, batched, after
+``act_batch`` for that slot) goes into that step's record as ``"llm"``, so a run can be
+debugged from its records. Agents without it (random, oracle) record exactly what they did.
 """
 
 from __future__ import annotations
@@ -13,10 +18,14 @@ from typing import Any, Protocol, SupportsFloat
 
 import gymnasium as gym
 
+#: the step-record field holding what an agent's ``turn_record`` returned for that step
+TURN_KEY = "llm"
+
 
 class Agent(Protocol):
     """Anything that answers an observation with an action (None: it has no move, so the
-    episode stops there, incomplete); ``reset(seed)``, when present, is called first."""
+    episode stops there, incomplete); ``reset(seed)``, when present, is called first, and
+    ``turn_record()``, when present, after each ``act`` (see the module docstring)."""
 
     def act(self, observation: str, info: dict[str, Any]) -> str | None: ...
 
@@ -108,10 +117,12 @@ def step_record(
     info: dict[str, Any],
     before: dict[str, Any],
     admissible: bool = False,
+    turn: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One step of a record; ``before`` is the info the action was chosen from (its oracle
     action, whether the action was one it listed as admissible (None where it lists none) and,
-    with ``admissible``, the list itself are recorded)."""
+    with ``admissible``, the list itself are recorded); ``turn``, the agent's own record of
+    the turn (``turn_record``), is kept as ``"llm"`` (no field at all without one)."""
     listed = before.get("admissible_actions") or []
     text = action if isinstance(action, str) else repr(action)
     step = {
@@ -126,7 +137,18 @@ def step_record(
     }
     if admissible:
         step["admissible_actions"] = before.get("admissible_actions")
+    if turn is not None:
+        step[TURN_KEY] = turn
     return step
+
+
+def turn_record(agent: Any, slot: int | None = None) -> dict[str, Any] | None:
+    """What ``agent`` says of the turn it just played (in batch ``slot``, when batched): its
+    ``turn_record`` method's answer, None for an agent without one."""
+    own = getattr(agent, "turn_record", None)
+    if not callable(own):
+        return None
+    return own() if slot is None else own(slot)
 
 
 class LiveEpisode:
@@ -154,8 +176,9 @@ class LiveEpisode:
         limited = self.max_steps is not None and self.trajectory.length >= self.max_steps
         return self.ended or limited
 
-    def apply(self, action: Any) -> None:
-        """Step the env with the agent's ``action`` (None ends the episode, incomplete)."""
+    def apply(self, action: Any, turn: dict[str, Any] | None = None) -> None:
+        """Step the env with the agent's ``action`` (None ends the episode, incomplete);
+        ``turn`` is the agent's record of the turn (``turn_record``), kept with the step."""
         if action is None:
             self.ended = True
             return
@@ -163,7 +186,7 @@ class LiveEpisode:
         self.trajectory.steps.append(
             step_record(
                 action, observation, reward, terminated, truncated, after, self.info,
-                self.admissible,
+                self.admissible, turn,
             )
         )  # fmt: skip
         self.observation, self.info = observation, after
@@ -195,11 +218,13 @@ def play_episode(
         reset(seed)
     live = LiveEpisode(env, seed, max_steps, admissible, options)
     while not live.done:
-        live.apply(agent.act(live.observation, live.info))
+        action = agent.act(live.observation, live.info)
+        live.apply(action, turn_record(agent))
     return live.result()
 
 
 __all__ = [
+    "TURN_KEY",
     "Agent",
     "LiveEpisode",
     "Trajectory",
@@ -208,4 +233,5 @@ __all__ = [
     "new_trajectory",
     "play_episode",
     "step_record",
+    "turn_record",
 ]

@@ -7,6 +7,7 @@ actions become raw completions that are parsed with ``parse_action``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,23 +26,65 @@ DEFAULT_SYSTEM_NO_THOUGHT = (
     "You are an agent acting in a text environment. Each turn you see an observation and answer "
     "with one action.\nActions: {action_help}\nAnswer in the form:\nAction: <the action>"
 )
-_ACTION_LINE = re.compile(r"^\s*\**action\**\s*[:：]\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+#: reasoning blocks: closed ones, an unclosed one (cut off) to the end, and what precedes a
+#: closing tag without its opening one (chat templates that open the block in the prompt)
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.IGNORECASE | re.DOTALL)
+_THINK_OPENED_BY_PROMPT = re.compile(r"\A.*</think>", re.IGNORECASE | re.DOTALL)
+
+
+def _label(word: str) -> re.Pattern[str]:
+    """A line that starts with ``word:``, the label possibly a Markdown heading or emphasised
+    (``**Action:**``, ``**Action**:``, ``*Action:*``, ``__Action__:``, ``### Action:``)."""
+    return re.compile(
+        rf"^[ \t]*(?:#{{1,6}}[ \t]*)?[*_]{{0,3}}[ \t]*{word}[ \t]*[*_]{{0,3}}[ \t]*[:：]"
+        r"[ \t]*[*_]{0,3}(.*)$",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+_ACTION_LINE = _label("action")
+_THOUGHT_LINE = _label("thought")
+#: what surrounds an action without being part of it: quotes, backticks, leftover emphasis
+_WRAPPING = " \t`\"'“”‘’*_"
+
+
+def strip_thinking(completion: str) -> str:
+    """``completion`` without its ``<think>...</think>`` reasoning (see ``parse_action``)."""
+    text = _THINK.sub("", completion)
+    return _THINK_OPENED_BY_PROMPT.sub("", text)
 
 
 def parse_action(completion: str) -> str:
     """The action in an LLM completion.
 
-    That is the text after the last ``Action:`` on its line, else the first non-empty line that is
-    not a ``Thought:``; surrounding quotes and backticks are removed.
+    1. Reasoning is dropped first: ``<think>...</think>`` blocks, an unclosed ``<think>`` to the
+       end of the text, and everything before a ``</think>`` that has no opening tag (a chat
+       template that opens the block in the prompt), so a thought is never sent as an action.
+    2. The action is the text after the FIRST line that starts with an ``Action:`` label, on that
+       line (or the next line with text, when the label stands alone). The label is matched
+       case-insensitively and may be a Markdown heading or emphasised: ``**Action:**``,
+       ``**Action**:``, ``*Action:*``, ``__Action__:``, ``### Action:``, ``Action :``. The first,
+       not the last: a model that runs on writes the next observation and more actions after
+       its own move, and only its own move is the answer to this turn.
+    3. Without a label, it is the first line with text that is not a ``Thought:`` line.
+    4. Quotes, backticks and emphasis (``*``, ``_``) around the whole action are removed;
+       brackets are kept (``click[buy now]``, ``search[red shoes]``).
+
+    "" when there is no action (only thoughts, or an empty reply).
     """
-    matches = _ACTION_LINE.findall(completion)
-    if matches:
-        text = matches[-1]
+    text = strip_thinking(completion)
+    match = _ACTION_LINE.search(text)
+    if match:
+        lines = [match.group(1), *text[match.end() :].splitlines()]
     else:
-        lines = [ln.strip() for ln in completion.splitlines() if ln.strip()]
-        lines = [ln for ln in lines if not ln.lower().startswith("thought")]
-        text = lines[0] if lines else ""
-    return text.strip().strip("`").strip().strip("\"'").strip()
+        lines = [ln for ln in text.splitlines() if not _THOUGHT_LINE.match(ln)]
+    return next((a for a in (ln.strip(_WRAPPING) for ln in lines) if a), "")
+
+
+#: the chat template's tokens around each message (role header, end marker: ChatML and
+#: Llama 3 take 5) and once per prompt (BOS, the assistant's header), for ``max_prompt_tokens``
+CHAT_TOKENS_PER_MESSAGE = 5
+CHAT_TOKENS_PER_PROMPT = 5
 
 
 def approx_tokens(text: str) -> int:
@@ -65,6 +108,13 @@ class PromptFormatter:
     the wrapper usable without one. The newest turns are kept; the oldest are dropped first.
     ``max_history_turns`` also caps how many past turns are kept (0: none, only the current
     observation; None: as many as the token budget holds).
+
+    ``max_history_tokens`` budgets the history and the current observation (the system prompt
+    is outside it, as trained policies were prompted). ``max_prompt_tokens`` (None: no limit)
+    budgets the WHOLE prompt, system prompt included, for a server with a fixed context: the
+    history then also keeps within what the system prompt, the current message, the omitted-turns
+    note and the chat template's tokens (``CHAT_TOKENS_PER_MESSAGE`` a message,
+    ``CHAT_TOKENS_PER_PROMPT`` once) leave of it; only the history is ever cut.
     """
 
     action_help: str
@@ -74,6 +124,7 @@ class PromptFormatter:
     reasoning: bool = True
     count_tokens: Callable[[str], int] = approx_tokens
     system_template: str | None = None
+    max_prompt_tokens: int | None = None
 
     def system_prompt(self) -> str:
         template = self.system_template or (
@@ -93,16 +144,18 @@ class PromptFormatter:
         """Chat messages: system, the kept history, then the current observation."""
         current = self.user_message(observation, admissible)
         budget = self.max_history_tokens - self.count_tokens(current)
+        room = self._prompt_room(history, current)
         kept: list[Turn] = []
         limit = len(history) if self.max_history_turns is None else self.max_history_turns
         for turn in reversed(history):
             if len(kept) >= limit:
                 break
             cost = self.count_tokens(turn.observation) + self.count_tokens(turn.response) + 8
-            if cost > budget:
+            size = self._turn_tokens(turn) if room < math.inf else 0
+            if cost > budget or size > room:
                 break
             kept.append(turn)
-            budget -= cost
+            budget, room = budget - cost, room - size
         kept.reverse()
         out = [{"role": "system", "content": self.system_prompt()}]
         dropped = len(history) - len(kept)
@@ -116,6 +169,23 @@ class PromptFormatter:
             current = f"[{dropped} earlier turn(s) omitted]\n{current}"
         out.append({"role": "user", "content": current})
         return out
+
+    def _prompt_room(self, history: list[Turn], current: str) -> float:
+        """Tokens ``max_prompt_tokens`` leaves the history (``math.inf``: no such limit)."""
+        if self.max_prompt_tokens is None:
+            return math.inf
+        fixed = (
+            self.count_tokens(self.system_prompt())
+            + self.count_tokens(f"[{len(history)} earlier turn(s) omitted]\n{current}")
+            + 2 * CHAT_TOKENS_PER_MESSAGE
+            + CHAT_TOKENS_PER_PROMPT
+        )
+        return self.max_prompt_tokens - fixed
+
+    def _turn_tokens(self, turn: Turn) -> int:
+        """What a past turn's two messages take of the prompt, as sent."""
+        text = self.count_tokens(self.user_message(turn.observation))
+        return text + self.count_tokens(turn.response) + 2 * CHAT_TOKENS_PER_MESSAGE
 
     @staticmethod
     def to_text(messages: list[dict[str, str]]) -> str:

@@ -24,6 +24,7 @@ exposes one as ``formatter`` or ``prompt_formatter()``. The others take no promp
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 from typing import Any
 
@@ -87,6 +88,73 @@ def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
     return factory(env, **options)
 
 
+#: the options of ``run:`` and ``hf:`` agents (``trained_agent.make_trained_agent``)
+TRAINED_OPTIONS = ("checkpoint", "config", "device", "engine", "gpu_memory_utilization",
+                   "overrides", "temperature", "threads")  # fmt: skip
+#: options that are secrets: used to play, never written to a run folder
+SECRET_OPTIONS = ("api_key",)
+
+
+def option_names(spec: str) -> tuple[str, ...] | None:
+    """The ``--agent-option`` names agent ``spec`` takes (None: any, a custom callable with
+    ``**options``); ValueError when ``spec`` names no agent that can be loaded."""
+    if spec in BUILT_IN:
+        return ()
+    if spec.startswith("openai:"):
+        from agentgym_bench.llm_agents import OpenAIChatAgent
+
+        return _parameters(OpenAIChatAgent.__init__, skip=("self", "action_help", "model"))
+    if spec.startswith(("run:", "hf:")):
+        return TRAINED_OPTIONS
+    module_name, _, attribute = spec.partition(":")
+    if not attribute or not module_name:
+        raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "
+                         "openai:MODEL, hf:MODEL, run:PATH or package.module:callable")  # fmt: skip
+    try:
+        factory = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"agent {spec!r}: cannot load {attribute} from {module_name}: "
+                         f"{error}") from error  # fmt: skip
+    return _parameters(factory, first=1)
+
+
+def _parameters(function: Any, skip: tuple[str, ...] = (), first: int = 0
+                ) -> tuple[str, ...] | None:  # fmt: skip
+    """The keyword parameter names of ``function`` after its ``first`` positional ones and
+    without ``skip`` (None when it takes ``**kwargs``)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())[first:]
+    except (TypeError, ValueError):  # no signature to read: let the call decide
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return tuple(p.name for p in parameters if p.name not in skip
+                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))  # fmt: skip
+
+
+def check_options(spec: str, options: dict[str, Any]) -> None:
+    """ValueError, one line naming the valid options, when agent ``spec`` does not take every
+    one of ``options`` (what ``bench run`` checks before it writes a file)."""
+    names = option_names(spec)
+    unknown = sorted(set(options) - set(names)) if names is not None else []
+    if not unknown:
+        return
+    valid = ", ".join(sorted(names or ())) or "none"
+    raise ValueError(f"agent {spec!r} takes no option {', '.join(map(repr, unknown))}; its "
+                     f"options: {valid}")  # fmt: skip
+
+
+def public_options(spec: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as a run folder may hold them: secrets (``api_key``) left out and a
+    ``base_url`` without credentials, query or fragment."""
+    from agentgym_bench.llm_agents import public_url
+
+    public = {k: v for k, v in options.items() if k not in SECRET_OPTIONS}
+    if isinstance(public.get("base_url"), str):
+        public["base_url"] = public_url(public["base_url"])
+    return public
+
+
 def prompt_formatter(agent: Any) -> PromptFormatter | None:
     """The ``PromptFormatter`` ``agent`` builds its prompts with (None: it builds none)."""
     own = getattr(agent, "prompt_formatter", None)
@@ -117,9 +185,14 @@ def describe(spec: str, agent: Any) -> dict[str, Any]:
 __all__ = [
     "BUILT_IN",
     "NO_PROMPTS",
+    "SECRET_OPTIONS",
+    "TRAINED_OPTIONS",
     "WebShopRuleAgent",
     "apply_prompt_settings",
+    "check_options",
     "describe",
     "make",
+    "option_names",
     "prompt_formatter",
+    "public_options",
 ]

@@ -111,18 +111,37 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
     from agentgym_bench.leaderboard_site import slug
 
     out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
-    settings = RunSettings(spec, _parse_options(args.agent_option), args.workers,
+    options = _parse_options(args.agent_option)
+    try:  # a wrong option fails here, in one line, before any file is written
+        agent_specs.check_options(spec, options)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+    settings = RunSettings(spec, options, args.workers,
                            args.episode_timeout, args.backend, args.ray_address,
                            args.batch_size)  # fmt: skip
     variants = f", variants {', '.join(suite.variants)}" if suite.variants else ""
     print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes"
           f"{variants}, hash {suite.hash[:12]}) -> {out}")  # fmt: skip
     try:
-        paths = run_suite(suite, settings, out, retry_errors=args.retry_errors)
+        paths = run_suite(suite, settings, out, retry_errors=args.retry_errors,
+                          changed_options=args.allow_changed_options)  # fmt: skip
     except RunMismatch as error:
         raise UsageError(str(error)) from error
     print(paths["report"].read_text(encoding="utf-8"))
     print("Wrote " + ", ".join(str(p) for p in paths.values()))
+    return _all_errors(paths["episodes"])
+
+
+def _all_errors(episodes: Path) -> int:
+    """1 (and why) when every episode of the run errored: nothing was measured."""
+    from agentgym_bench.suite_runner import read_episodes
+
+    records = read_episodes(episodes.parent)
+    if records and all(r.get("error") for r in records):
+        reasons = sorted({str(r["error"]) for r in records})
+        print(f"every episode ({len(records)}) ended in an error, e.g. {reasons[0]}: fix the "
+              "cause, then rerun with --retry-errors")  # fmt: skip
+        return 1
     return 0
 
 
@@ -176,6 +195,10 @@ def add_bench_command(sub: Any) -> None:
                    "the turns it shares")  # fmt: skip
     p.add_argument("--retry-errors", action="store_true",
                    help="play again the episodes a previous run recorded as errors")  # fmt: skip
+    p.add_argument("--allow-changed-options", action="store_true",
+                   help="resume a run folder with other --agent-option values than it was "
+                   "started with (refused by default: the run would mix two settings; "
+                   "run.json then keeps the earlier ones under agent.earlier_options)")  # fmt: skip
     p.set_defaults(func=cmd_bench_run)
 
     p = commands.add_parser("baselines", help="random vs oracle on the installed envs, a report")
@@ -214,20 +237,46 @@ def add_bench_command(sub: Any) -> None:
     p.set_defaults(func=cmd_bench)
 
 
+def _reproduce(value: str) -> int | str:
+    if value == "all":
+        return value
+    try:
+        count = int(value)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"a count of episodes or 'all', got {value!r}")
+    return count
+
+
 def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
     from agentgym_bench.leaderboard import submit
 
-    accepted, message = submit(Path(args.run_dir), Path(args.to))
+    accepted, message = submit(Path(args.run_dir), Path(args.to),
+                               suite_file=Path(args.suite) if args.suite else None,
+                               reproduce=args.reproduce, tag=args.tag,
+                               strict_versions=args.strict_versions)  # fmt: skip
     print(message)
     return 0 if accepted else 1
 
 
 def cmd_leaderboard_build(args: argparse.Namespace) -> int:
+    from agentgym_bench.leaderboard import newest_revisions
     from agentgym_bench.leaderboard_site import build_site
+    from agentgym_bench.replay import verify_run
 
+    failed = []
+    if args.replay:
+        for folder in newest_revisions(Path(args.to) / "submissions"):
+            print(f"replaying {folder.name}")
+            check = verify_run(folder, reproduce=args.reproduce)
+            if not check.verified:
+                failed.append(f"{folder.name}: {check.reasons[0]}")
     paths = build_site(Path(args.to))
     print(f"Wrote {paths['readme']} and {paths['html']}")
-    return 0
+    for line in [*paths["skipped"], *failed]:
+        print(f"not shown: {line}" if line in paths["skipped"] else f"replay failed: {line}")
+    return 1 if failed else 0
 
 
 def add_leaderboard_command(sub: Any) -> None:
@@ -237,9 +286,34 @@ def add_leaderboard_command(sub: Any) -> None:
     p = commands.add_parser("submit", help="replay a run; if it verifies, add it to the board")
     p.add_argument("run_dir", help="a folder written by `agentgym bench run`")
     p.add_argument("--to", default="leaderboards", help="leaderboard folder (default leaderboards)")
+    p.add_argument("--suite", default=None, metavar="FILE",
+                   help="the YAML of a self-made suite the run played (never a published "
+                   "suite's name; such runs go to a board of their own, not "
+                   "leaderboards/)")  # fmt: skip
+    p.add_argument("--reproduce", type=_reproduce, default=None, metavar="N|all",
+                   help="also play N episodes (spread over the run) or all of them again with "
+                   "the agent itself, for hf:MODEL and run:PATH agents with greedy decoding: "
+                   "the row is then marked reproduced. random, oracle and webshop-rule are "
+                   "always reproduced in full; openai: and custom agents can only be "
+                   "replayed")  # fmt: skip
+    p.add_argument("--tag", default="",
+                   help="added to the submission id: needed when another agent's submission "
+                   "(e.g. the same model with other options) already has the id")  # fmt: skip
+    p.add_argument("--strict-versions", action="store_true",
+                   help="refuse a run played on other env content versions than installed "
+                   "here (by default the replay decides, and both versions are "
+                   "recorded)")  # fmt: skip
     p.set_defaults(func=cmd_leaderboard_submit)
-    p = commands.add_parser("build", help="rebuild README.md and index.html from submissions/")
+    p = commands.add_parser("build", help="rebuild README.md and index.html from submissions/ "
+                            "(each submission checked again; one that fails is left out and "
+                            "named)")  # fmt: skip
     p.add_argument("--to", default="leaderboards", help="leaderboard folder (default leaderboards)")
+    p.add_argument("--replay", action="store_true",
+                   help="also replay every submission in full (minutes per run; what CI does "
+                   "for the committed board); exit 1 if any fails")  # fmt: skip
+    p.add_argument("--reproduce", type=_reproduce, default=None, metavar="N|all",
+                   help="with --replay: reproduce N (or all) episodes of hf:/run: "
+                   "agents")  # fmt: skip
     p.set_defaults(func=cmd_leaderboard_build)
 
 

@@ -6,7 +6,16 @@ this module keeps only the runs whose replay verified, lays their results out pe
 difficulty (one row per agent, one column pair per split), and writes them twice: as Markdown for
 the repository and as a single self-contained HTML page (inline CSS, a few lines of vanilla JS to
 sort the tables, plots as relative images) that can be opened from disk or served as-is, with no
-CDN and nothing to install. Broken submissions are skipped with a warning, never half-rendered.
+CDN and nothing to install.
+
+Submissions are untrusted, and one bad submission must never stop the board: every folder is
+checked again at each build (``revalidate``: the SHA-256 of every file against its verdict, the
+files parsed strictly, the suite's protocol and the summary recomputed from the episodes: every
+check of ``replay.verify_run`` but the replay itself, which ``leaderboard build --replay`` and
+CI run), and a folder that fails any check is skipped and named, never half-rendered. Of an
+id's revisions (``leaderboard.revisions``) only the newest is shown. Every string from a
+submission is escaped for where it goes: HTML, Markdown (no markup, links or line breaks
+pass) and matplotlib's mathtext in the plots.
 A run of a suite with prompt variants (e.g. the history ablation) is one entry per variant,
 named ``agent (variant)``. Each table ends with a "rule violations" column (``rules.py``): the share
 of the agent's episodes over all the table's splits that broke any of the env's rules, with its 95%
@@ -18,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gzip
 import html
 import json
 import math
@@ -42,8 +50,10 @@ PLOT_PREFIXES = ("success_by_difficulty-", "generalization_gap-")
 DPI = 100
 TITLE = "AgentGym leaderboard"
 HOW_MADE = (
-    "Built from the submissions in `submissions/`: every row was replayed and verified "
-    "(runs whose replay did not verify are left out)."
+    "Built from the submissions in `submissions/`: every row passed the verifier (the suite's "
+    "protocol, and every episode replayed); rows marked *reproduced* were also played again "
+    "by the verifier with the agent itself. See the README's section on the leaderboard for "
+    "what each proves."
 )
 
 
@@ -65,6 +75,8 @@ class Submission:
     #: episode key -> steps, for the episodes the agent solved (path efficiency)
     solved_steps: dict[str, int] = field(default_factory=dict)
     variant: str = ""  # the suite's prompt variant this entry shows ("" without variants)
+    method: str = "replayed"  # how the verifier checked it: "replayed" or "reproduced"
+    reproduced_episodes: int = 0
 
 
 class InvalidSubmission(ValueError):
@@ -150,13 +162,56 @@ def _text(mapping: dict[str, Any], key: str, what: str) -> str:
     return value
 
 
-def load_submission(folder: Path) -> list[Submission] | None:
+def revalidate(folder: Path, published_only: bool = False) -> Any:
+    """The stored submission ``folder`` checked again (``replay.Verification``, without the
+    replay); InvalidSubmission when a file changed since its verdict, is malformed or breaks
+    the suite's protocol. ``published_only``: a self-made suite's submission is refused."""
+    from agentgym_bench.replay import verify_run
+    from agentgym_bench.run_folder import (
+        GZ_EPISODES_FILE,
+        RUN_FILE,
+        SUITE_FILE,
+        SUMMARY_FILE,
+        VERIFICATION_FILE,
+        RunFileError,
+        read_json,
+        sha256_file,
+    )
+
+    if folder.is_symlink():
+        raise InvalidSubmission("the folder is a symbolic link")
+    try:
+        verdict = read_json(folder / VERIFICATION_FILE)
+        if verdict.get("verified") is not True:
+            return None
+        self_made = verdict.get("self_made_suite") is True
+        if self_made and published_only:
+            raise InvalidSubmission("a self-made suite's run: not shown on the project's board")
+        names = [RUN_FILE, SUMMARY_FILE, GZ_EPISODES_FILE] + ([SUITE_FILE] if self_made else [])
+        digests = verdict.get("sha256")
+        for name in names:
+            if not isinstance(digests, dict) or digests.get(name) != sha256_file(folder / name):
+                raise InvalidSubmission(f"{name} differs from the file that was verified")
+    except RunFileError as error:
+        raise InvalidSubmission(str(error)) from error
+    check = verify_run(folder, progress=False, replay=False,
+                       suite_file=folder / SUITE_FILE if self_made else None)  # fmt: skip
+    if not check.verified:
+        raise InvalidSubmission(check.reasons[0])
+    return check
+
+
+def load_submission(folder: Path, published_only: bool = False,
+                    check: bool = True) -> list[Submission] | None:  # fmt: skip
     """The submission in ``folder``: one entry, or one per prompt variant of its suite (named
-    ``agent (variant)``); None when its replay did not verify; InvalidSubmission when a file is
-    missing or malformed."""
+    ``agent (variant)``); None when it was never verified; InvalidSubmission when it fails
+    ``revalidate`` or a file is missing or malformed. ``check=False`` skips ``revalidate``
+    (only for tests of the rendering, with hand-made summaries)."""
     verification = _read_json(folder / "verification.json")
     if verification.get("verified") is not True:
         return None
+    if check:
+        revalidate(folder, published_only)
     run = _read_json(folder / "run.json")
     summary = _read_json(folder / "summary.json")
     agent, suite = run.get("agent"), run.get("suite")
@@ -167,14 +222,17 @@ def load_submission(folder: Path) -> list[Submission] | None:
     if not isinstance(provenance, dict):
         raise InvalidSubmission("run.json needs a 'provenance' object")
     replayed = verification.get("replayed_episodes")
+    reproduced = verification.get("reproduced_episodes")
     submission = Submission(
         submission_id=folder.name,
-        agent=_text(agent, "name", "agent"),
+        agent=_text(agent, "spec", "agent"),
         suite=_text(suite, "name", "suite") + (f"@{version}" if version is not None else ""),
         provenance=provenance,
         finished=str(run.get("finished") or ""),
         replayed_episodes=replayed if isinstance(replayed, int) else None,
         skipped_real_time=len(verification.get("skipped_real_time") or []),
+        method="reproduced" if isinstance(reproduced, int) and reproduced > 0 else "replayed",
+        reproduced_episodes=reproduced if isinstance(reproduced, int) else 0,
     )
     solved = _solved_steps(folder / "episodes.jsonl.gz")
     rows = summary.get("rows")
@@ -200,6 +258,8 @@ def load_submission(folder: Path) -> list[Submission] | None:
         clean["success_rate"] = _number(row.get("success_rate"), f"{what}.success_rate")
         clean["mean_score"] = _number(row.get("mean_score"), f"{what}.mean_score")
         clean["success_ci"] = _interval(row.get("success_ci"), f"{what}.success_ci")
+        clean["episodes"] = _count(row.get("episodes"), f"{what}.episodes")
+        clean["errors"] = _count(row.get("errors", 0), f"{what}.errors")
         clean.update(_rule_fields(row, what))
         mine[key] = clean
     entries = []
@@ -214,15 +274,26 @@ def load_submission(folder: Path) -> list[Submission] | None:
     return entries
 
 
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidSubmission(f"{what} is not a count: {value!r}")
+    return value
+
+
 def _solved_steps(path: Path) -> dict[str, int]:
     """Episode key -> length of each solved episode in a submission's episodes file."""
     if not path.exists():
         return {}
+    from agentgym_bench.run_folder import RunFileError, read_records
+
+    try:
+        records = read_records(path)
+    except RunFileError as error:
+        raise InvalidSubmission(str(error)) from error
     solved = {}
-    for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines():
-        record = json.loads(line)
+    for record in records:
         if record.get("success") and not record.get("error"):
-            solved[record["key"]] = int(record["length"])
+            solved[str(record.get("key"))] = int(record.get("length") or 0)
     return solved
 
 
@@ -251,17 +322,26 @@ def efficiency_lines(env_id: str, submissions: Sequence[Submission]) -> list[str
     return lines
 
 
-def load_submissions(directory: Path) -> list[Submission]:
-    """Every verified submission under ``directory/submissions``, in folder-name order; broken
-    ones are skipped with a warning, unverified ones silently."""
+def load_submissions(directory: Path, check: bool = True,
+                     skipped: list[str] | None = None) -> list[Submission]:  # fmt: skip
+    """Every verified submission under ``directory/submissions`` (the newest revision of each
+    id), in folder-name order. One that fails its checks, or breaks the reader in any way, is
+    skipped with a warning and its name and reason appended to ``skipped``; never-verified ones
+    are left out silently. The project's own board shows published suites only."""
+    from agentgym_bench.leaderboard import PUBLISHED_BOARD, newest_revisions
+
     found: list[Submission] = []
     root = directory / "submissions"
-    folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
-    for folder in folders:
+    published_only = directory.resolve() == PUBLISHED_BOARD.resolve()
+    for folder in newest_revisions(root):
         try:
-            entries = load_submission(folder)
-        except InvalidSubmission as error:
-            warnings.warn(f"skipping submission {folder.name!r}: {error}", stacklevel=2)
+            entries = load_submission(folder, published_only, check)
+        except Exception as error:  # one bad submission never stops the board
+            why = (str(error) if isinstance(error, InvalidSubmission)
+                   else f"{type(error).__name__}: {error}")  # fmt: skip
+            warnings.warn(f"skipping submission {folder.name!r}: {why}", stacklevel=2)
+            if skipped is not None:
+                skipped.append(f"{folder.name}: {why}")
             continue
         found.extend(entries or [])
     names = [(s.agent, s.suite) for s in found]  # the suite has its own column
@@ -460,12 +540,12 @@ def plot_success_by_difficulty(env_id: str, env_tables: Sequence[Table], path: P
             heights.append(rate)
             low.append(max(rate - 100 * ci[0], 0.0))
             high.append(max(100 * ci[1] - rate, 0.0))
-        axes.bar(xs, heights, width, yerr=[low, high], capsize=3, label=sub.label)
-    axes.set_xticks(range(len(difficulties)), difficulties)
+        axes.bar(xs, heights, width, yerr=[low, high], capsize=3, label=plain(sub.label))
+    axes.set_xticks(range(len(difficulties)), [plain(d) for d in difficulties])
     axes.set_ylim(0, 105)
     axes.set_xlabel("difficulty")
     axes.set_ylabel("test success (%)")
-    axes.set_title(f"{env_id}: test success by difficulty")
+    axes.set_title(plain(f"{env_id}: test success by difficulty"))
     axes.legend(fontsize="small")
     axes.grid(axis="y", alpha=0.3)
     return _save(figure, path)
@@ -494,13 +574,13 @@ def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path
                 linestyle=styles[d % len(styles)],
                 marker=markers[d % len(markers)],
                 color=colors[sub.submission_id],
-                label=f"{sub.label} · {table.difficulty}",
+                label=plain(f"{sub.label} · {table.difficulty}"),
             )
     axes.set_xticks(range(len(splits)), splits)
     axes.set_ylim(0, 105)
     axes.set_xlabel("split")
     axes.set_ylabel("success (%)")
-    axes.set_title(f"{env_id}: generalization gap")
+    axes.set_title(plain(f"{env_id}: generalization gap"))
     axes.legend(fontsize="small", ncol=2)
     axes.grid(alpha=0.3)
     return _save(figure, path)
@@ -514,11 +594,39 @@ def _agents(env_tables: Sequence[Table]) -> list[Submission]:
     return sorted(seen.values(), key=lambda s: s.note)
 
 
+def plain(text: str) -> str:
+    """``text`` as matplotlib draws it literally: no mathtext (``$`` escaped), one line, and
+    not hidden from the legend (a label starting with ``_`` is)."""
+    text = " ".join(str(text).split()).replace("$", r"\$")
+    return " " + text if text.startswith("_") else text
+
+
+#: the text columns of a table, before the per-split figures
+TEXT_COLUMNS = ("Agent", "Suite", "Verified")
+ERROR_COLUMN = "errors"
+
+
 def _columns(table: Table) -> list[str]:
-    columns = ["Agent", "Suite"]
+    columns = list(TEXT_COLUMNS)
     for split in table.splits:
         columns += [f"{split} success", f"{split} score"]
-    return [*columns, RULE_COLUMN]
+    return [*columns, ERROR_COLUMN, RULE_COLUMN]
+
+
+def verified_text(sub: Submission) -> str:
+    """How the verifier checked ``sub``: "replayed", or "reproduced (n of N)"."""
+    if sub.method != "reproduced":
+        return "replayed"
+    return f"reproduced ({sub.reproduced_episodes} of {sub.replayed_episodes})"
+
+
+def error_cell(table: Table, sub: Submission) -> Cell:
+    """Errored episodes over the table's splits (each also counted as a failure), "3 of 60"."""
+    found = (sub.rows.get((table.env_id, table.difficulty, split)) for split in table.splits)
+    rows = [row for row in found if row is not None]
+    episodes = sum(r["episodes"] for r in rows)
+    errors = sum(r["errors"] for r in rows)
+    return Cell(f"{errors} of {episodes}", errors / episodes if episodes else None)
 
 
 class Cell(NamedTuple):
@@ -537,13 +645,28 @@ def _cells(table: Table, sub: Submission) -> list[Cell]:
         row = sub.rows.get((table.env_id, table.difficulty, split))
         cells.append(Cell(success_text(row), None if row is None else row["success_rate"]))
         cells.append(Cell(score_text(row), None if row is None else row["mean_score"]))
+    cells.append(error_cell(table, sub))
     tally = rule_tally(table, sub)
     cells.append(Cell(rule_text(tally), None if tally is None else tally.rate, rule_title(tally)))
     return cells
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]|~])")
+
+
 def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+    """``text`` as literal Markdown on one line: no emphasis, code, links, tables or HTML."""
+    one_line = " ".join(str(text).split())
+    return html.escape(_MARKDOWN.sub(r"\\\1", one_line), quote=False)
+
+
+#: figures as this module writes them ("80.0% [65.0–95.0]", "3 of 60"): nothing to escape
+_FIGURES = re.compile(r"[A-Za-z0-9 .%\[\]–-]*")
+
+
+def _md_cell(text: str) -> str:
+    """A computed cell: kept as written when it is only figures, else escaped."""
+    return text if _FIGURES.fullmatch(text) else _md_escape(text)
 
 
 def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submission]) -> str:
@@ -557,10 +680,12 @@ def render_markdown(by_env: dict[str, list[Table]], submissions: Sequence[Submis
             columns = _columns(table)
             lines += [f"### {table.difficulty}", ""]
             lines.append("| " + " | ".join(columns) + " |")
-            lines.append("|" + "|".join(["---", "---"] + ["--:"] * (len(columns) - 2)) + "|")
+            texts = len(TEXT_COLUMNS)
+            lines.append("|" + "|".join(["---"] * texts + ["--:"] * (len(columns) - texts)) + "|")
             for sub in table.entries:
-                cells = [f"{_md_escape(sub.label)} [^{sub.note}]", _md_escape(sub.suite)]
-                cells += [_md_escape(cell.text) for cell in _cells(table, sub)]
+                cells = [f"{_md_escape(sub.label)} [^{sub.note}]", _md_escape(sub.suite),
+                         verified_text(sub)]  # fmt: skip
+                cells += [_md_cell(cell.text) for cell in _cells(table, sub)]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
         efficiency = efficiency_lines(env_id, submissions)
@@ -593,7 +718,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2r
 h1 { margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #d0d7de; }
 table { border-collapse: collapse; margin: .5rem 0 1.5rem; font-size: .92rem; }
 th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: right; white-space: nowrap; }
-th:nth-child(-n+2), td:nth-child(-n+2) { text-align: left; }
+th:nth-child(-n+3), td:nth-child(-n+3) { text-align: left; }
 th { background: #f6f8fa; cursor: pointer; user-select: none; }
 th:hover { background: #eaeef2; }
 th[aria-sort="ascending"]::after { content: " ▲"; }
@@ -661,7 +786,7 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
             out.append(f'<table class="board" id="{e(table.anchor)}">')
             heads = []
             for index, column in enumerate(_columns(table)):
-                kind = "text" if index < 2 else "num"
+                kind = "text" if index < len(TEXT_COLUMNS) else "num"
                 current = ""
                 if table.splits and column == f"{_rank_split(table)} success":
                     current = ' aria-sort="descending"'
@@ -674,6 +799,7 @@ def render_html(by_env: dict[str, list[Table]], submissions: Sequence[Submission
                 cells = [
                     f'<td><a href="#prov-{sub.note}">{e(sub.label)}</a></td>',
                     f"<td>{e(sub.suite)}</td>",
+                    f"<td>{e(verified_text(sub))}</td>",
                 ]
                 for cell in _cells(table, sub):
                     attr = "" if cell.value is None else f' data-sort="{cell.value!r}"'
@@ -718,11 +844,13 @@ def _rank_split(table: Table) -> str:
     return "test" if "test" in table.splits else table.splits[0]
 
 
-def build_site(directory: Path) -> dict[str, Path | list[Path]]:
+def build_site(directory: Path, check: bool = True) -> dict[str, Any]:
     """Read ``directory/submissions`` and write README.md, index.html and plots/ into
-    ``directory``; returns {"readme": path, "html": path, "plots": [paths]}."""
+    ``directory``; returns {"readme": path, "html": path, "plots": [paths], "skipped":
+    ["name: why", ...]} (``check=False`` skips ``revalidate``: tests of the rendering only)."""
     directory = Path(directory)
-    submissions = load_submissions(directory)
+    skipped: list[str] = []
+    submissions = load_submissions(directory, check, skipped)
     by_env = tables(submissions)
     plots_dir = directory / "plots"
     plots_dir.mkdir(parents=True, exist_ok=True)
@@ -744,4 +872,4 @@ def build_site(directory: Path) -> dict[str, Path | list[Path]]:
     readme.write_text(render_markdown(by_env, submissions), encoding="utf-8")
     page = directory / "index.html"
     page.write_text(render_html(by_env, submissions), encoding="utf-8")
-    return {"readme": readme, "html": page, "plots": plots}
+    return {"readme": readme, "html": page, "plots": plots, "skipped": skipped}

@@ -16,21 +16,32 @@ thread pool sized to the batch, so B bounds the requests a worker has in flight.
 stack batches concurrent requests itself (vLLM's continuous batching), so this is where the
 throughput comes from; each episode keeps its own history and its own agent's prompt settings,
 and a failed request makes only its own episode an error.
+
+Every turn is recorded for debugging and audit (``turn_record``, kept in the step's record as
+``"llm"``): the messages sent (or, with ``record_prompt="hash"``, their SHA-256 and the newest
+message only), the raw reply, its ``finish_reason`` (a reply cut at ``max_tokens`` is flagged
+``cut_off``), token counts and the model id the server answered with. ``context_length`` keeps
+every prompt plus ``max_tokens`` inside the server's context, counted with the server's own
+tokenizer when it offers one (``count_tokens="auto"``), else four characters a token. Secrets
+(``api_key``, credentials in ``base_url``) are never part of a record or ``describe()``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import gymnasium as gym
 
-from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, parse_action
+from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, approx_tokens, parse_action
 
 #: HTTP statuses the ``openai`` client retries itself (so an error with one came after retries)
 _RETRIED_STATUSES = frozenset({408, 409, 429})
@@ -41,24 +52,87 @@ class AgentError(RuntimeError):
     """The agent could not produce an action; ``str(error)`` is a one-line reason."""
 
 
+@dataclass
+class Reply:
+    """A model's answer to one prompt, with what the server said about it."""
+
+    text: str
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    model: str | None = None  # the model id the server answered with
+
+
+#: how much of each prompt a turn's record keeps: all messages, or their hash and the newest
+RECORD_PROMPT = ("messages", "hash")
+
+
+def action_from_reply(reply: str) -> str:
+    """The action a reply is sent as: ``parse_action`` of it, else the whole reply (so the
+    env reports an unparsable reply as an invalid action). The verifier checks recorded LLM
+    steps with it."""
+    completion = reply.strip()
+    return parse_action(completion) or completion
+
+
+def prompt_digest(messages: list[dict[str, str]]) -> str:
+    """The SHA-256 of ``messages`` as canonical JSON (what ``record_prompt="hash"`` keeps)."""
+    canonical = json.dumps(messages, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def turn_entry(messages: list[dict[str, str]], reply: Reply, record_prompt: str
+               ) -> dict[str, Any]:  # fmt: skip
+    """A turn's record (``turn_record``): the prompt as ``record_prompt`` says, the raw reply
+    and what the server reported of it."""
+    entry: dict[str, Any] = (
+        {"messages": messages} if record_prompt == "messages"
+        else {"messages_sha256": prompt_digest(messages), "last_message": messages[-1]}
+    )  # fmt: skip
+    entry.update(reply=reply.text, finish_reason=reply.finish_reason,
+                 prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
+                 model=reply.model)  # fmt: skip
+    if reply.finish_reason == "length":
+        entry["cut_off"] = True  # the reply hit max_tokens: its action may be cut short
+    return entry
+
+
 class ChatAgent(ABC):
     """Base for LLM agents: keeps the episode's history, builds the chat messages with a
     ``PromptFormatter`` and parses the action out of ``complete(messages)``."""
 
     name = "chat"
 
-    def __init__(self, action_help: str, formatter_kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(self, action_help: str, formatter_kwargs: dict[str, Any] | None = None,
+                 record_prompt: str = "messages") -> None:  # fmt: skip
+        if record_prompt not in RECORD_PROMPT:
+            raise ValueError(f"record_prompt must be one of {', '.join(RECORD_PROMPT)}, got "
+                             f"{record_prompt!r}")  # fmt: skip
         self.formatter = PromptFormatter(action_help=action_help, **(formatter_kwargs or {}))
+        self.record_prompt = record_prompt
         self.history: list[Turn] = []
+        self._turn: dict[str, Any] | None = None
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new episode (forget the history)."""
         self.history = []
+        self._turn = None
 
     def act(self, observation: str, info: dict[str, Any]) -> str:
         """The action for ``observation``; raises ``AgentError`` when the model gives none."""
-        reply = self.complete(self.prompt(self.history, observation, info))
-        return self.take_reply(self.history, observation, reply)
+        messages = self.prompt(self.history, observation, info)
+        reply = self.reply(messages)
+        self._turn = turn_entry(messages, reply, self.record_prompt)
+        return self.take_reply(self.history, observation, reply.text)
+
+    def turn_record(self, slot: int | None = None) -> dict[str, Any] | None:
+        """The prompt and raw reply of the turn just played (``core.episode``)."""
+        return self._turn
+
+    def reply(self, messages: list[dict[str, str]]) -> Reply:
+        """``complete(messages)`` as a ``Reply`` (a subclass may return plain text)."""
+        answer = self.complete(messages)
+        return answer if isinstance(answer, Reply) else Reply(answer)
 
     def prompt(self, history: list[Turn], observation: str, info: dict[str, Any]
                ) -> list[dict[str, str]]:  # fmt: skip
@@ -70,13 +144,11 @@ class ChatAgent(ABC):
     def take_reply(history: list[Turn], observation: str, reply: str) -> str:
         """Remember the turn in ``history`` and return the action in ``reply`` (a failed turn
         never gets here, so it is not remembered)."""
-        completion = reply.strip()
-        history.append(Turn(observation, completion))
-        # an unparsable reply is still sent, so the env reports it as an invalid action
-        return parse_action(completion) or completion
+        history.append(Turn(observation, reply.strip()))
+        return action_from_reply(reply)
 
     @abstractmethod
-    def complete(self, messages: list[dict[str, str]]) -> str:
+    def complete(self, messages: list[dict[str, str]]) -> str | Reply:
         """The model's reply to ``messages``; raises ``AgentError`` when there is none."""
 
     def describe(self) -> dict[str, Any]:
@@ -93,7 +165,9 @@ class ChatAgent(ABC):
                     formatter.count_tokens, "__name__", type(formatter.count_tokens).__name__
                 ),
                 "system_template": formatter.system_template,
+                "max_prompt_tokens": formatter.max_prompt_tokens,
             },
+            "record_prompt": self.record_prompt,
         }
 
 
@@ -143,9 +217,13 @@ class OpenAIChatAgent(ChatAgent):
         timeout: float = 60.0,
         retries: int = 3,
         seed: int | None = None,
+        stop: str | list[str] | None = None,
+        context_length: int | None = None,
+        count_tokens: str = "auto",
+        record_prompt: str = "messages",
         formatter_kwargs: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(action_help, formatter_kwargs)
+        super().__init__(action_help, formatter_kwargs, record_prompt)
         import openai
 
         base_url = base_url or os.environ.get("OPENAI_BASE_URL")
@@ -163,17 +241,44 @@ class OpenAIChatAgent(ChatAgent):
         self.timeout = timeout
         self.retries = retries
         self.seed = seed
+        self.stop = [stop] if isinstance(stop, str) else list(stop) if stop else None
+        self._api_key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
         self._client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY",
-            timeout=timeout,
-            max_retries=retries,
+            base_url=base_url, api_key=self._api_key, timeout=timeout, max_retries=retries
         )
+        self.context_length = context_length
+        if context_length is not None:
+            if int(context_length) <= max_tokens:
+                raise ValueError(f"context_length {context_length} leaves no room for a prompt "
+                                 f"beside max_tokens {max_tokens}")  # fmt: skip
+            self.formatter.max_prompt_tokens = int(context_length) - max_tokens
+        self.token_counter = self._token_counter(count_tokens)
+        self.formatter.count_tokens = self.token_counter
+
+    def _token_counter(self, how: str) -> Callable[[str], int]:
+        """The prompt's token counter ``count_tokens`` names: "auto" (the server's tokenizer
+        when it offers one, else "approx"), "server", "approx" (four characters a token) or
+        a local tokenizer folder (``smollm2-135m-instruct`` or a path)."""
+        if how == "approx":
+            return approx_tokens
+        if how in ("auto", "server"):
+            counter = server_token_counter(self.base_url, self.model, self._api_key,
+                                           min(self.timeout, 10.0))  # fmt: skip
+            if counter is not None:
+                return counter
+            if how == "server":
+                raise ValueError(f"count_tokens=server: {public_url(self.base_url)} has no "
+                                 "/tokenize endpoint (llama.cpp and vLLM servers have one); "
+                                 "use count_tokens=auto, approx or a tokenizer folder")  # fmt: skip
+            return approx_tokens
+        return local_token_counter(how)
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         import openai
 
         extra: dict[str, Any] = {} if self.seed is None else {"seed": self.seed}
+        if self.stop:
+            extra["stop"] = self.stop
         url = public_url(self.base_url)
         after = f"after {self.retries} retries"
         try:
@@ -204,8 +309,8 @@ class OpenAIChatAgent(ChatAgent):
             ) from error
         return self._content(reply)
 
-    @staticmethod
-    def _content(reply: Any) -> str:
+    @classmethod
+    def _content(cls, reply: Any) -> Reply:
         if isinstance(reply, str):  # some servers answer 200 with a non-JSON body
             raise AgentError(f"malformed reply: not a JSON object: {_one_line(reply, 80)!r}")
         choices = getattr(reply, "choices", None)
@@ -221,7 +326,12 @@ class OpenAIChatAgent(ChatAgent):
             raise AgentError(f"malformed reply: content is {type(content).__name__}, not text")
         if not content.strip():
             raise AgentError("empty reply: the model returned no text")
-        return content
+        usage = getattr(reply, "usage", None)
+        return Reply(content, getattr(choice, "finish_reason", None),
+                     _count(getattr(usage, "prompt_tokens", None)),
+                     _count(getattr(usage, "completion_tokens", None)),
+                     getattr(reply, "model", None) if isinstance(getattr(reply, "model", None),
+                                                                 str) else None)  # fmt: skip
 
     # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
     @property
@@ -231,16 +341,23 @@ class OpenAIChatAgent(ChatAgent):
         agents of a worker's envs, splits and prompt variants; each slot's prompt still comes
         from its own agent's formatter and its request goes through its own agent's client)."""
         return ("openai", self.base_url, self.model, self.temperature, self.max_tokens,
-                self.seed, self.timeout, self.retries)  # fmt: skip
+                self.seed, self.timeout, self.retries, tuple(self.stop or ()))  # fmt: skip
 
     def start_slot(self, slot: int, seed: int | None) -> None:
         """A new episode begins in batch ``slot`` with an empty history (what ``reset`` is to
         ``act``)."""
-        _SLOTS.setdefault(self.batch_with, {})[slot] = (self, [])
+        _SLOTS.setdefault(self.batch_with, {})[slot] = (self, [], {})
 
     def end_slot(self, slot: int) -> None:
         """The episode in ``slot`` is over: forget its history."""
         _SLOTS.get(self.batch_with, {}).pop(slot, None)
+
+    def turn_record(self, slot: int | None = None) -> dict[str, Any] | None:
+        """The prompt and raw reply of the turn just played (in batch ``slot``, if given)."""
+        if slot is None:
+            return self._turn
+        held = _SLOTS.get(self.batch_with, {}).get(slot)
+        return held[2].get("turn") if held else None
 
     def slot_history(self, slot: int) -> list[Turn]:
         """The turns so far of the episode in ``slot``."""
@@ -258,12 +375,16 @@ class OpenAIChatAgent(ChatAgent):
             (*shared[slot], observation, info)
             for slot, observation, info in zip(slots, observations, infos, strict=True)
         ]
-        replies = _each([partial(_ask, *turn) for turn in turns])
+        asked = _each([partial(_ask, *turn) for turn in turns])
         actions: list[str | Exception] = []
-        for (agent, history, observation, _), reply in zip(turns, replies, strict=True):
-            if not isinstance(reply, Exception):
-                reply = agent.take_reply(history, observation, reply)
-            actions.append(reply)
+        for (agent, history, held, observation, _), answer in zip(turns, asked, strict=True):
+            if isinstance(answer, Exception):
+                held.pop("turn", None)
+                actions.append(answer)
+                continue
+            messages, reply = answer
+            held["turn"] = turn_entry(messages, reply, agent.record_prompt)
+            actions.append(agent.take_reply(history, observation, reply.text))
         return actions
 
     def describe(self) -> dict[str, Any]:
@@ -276,20 +397,127 @@ class OpenAIChatAgent(ChatAgent):
             seed=self.seed,
             timeout=self.timeout,
             retries=self.retries,
+            stop=self.stop,
+            context_length=self.context_length,
+            count_tokens=getattr(self.token_counter, "name", "approx"),
+            served_models=served_models(self.base_url, self._api_key),
         )
         return description
 
 
 #: the live batch slots of the ``OpenAIChatAgent``s of this process, per ``batch_with``: the
 #: slot's agent (its formatter and client) and its episode's history
-_SLOTS: dict[Hashable, dict[int, tuple[OpenAIChatAgent, list[Turn]]]] = {}
+#: slot's agent (its formatter and client), its episode's history and its last turn's record
+_SLOTS: dict[Hashable, dict[int, tuple[OpenAIChatAgent, list[Turn], dict[str, Any]]]] = {}
 
 
-def _ask(agent: OpenAIChatAgent, history: list[Turn], observation: str,
-         info: dict[str, Any]) -> str:  # fmt: skip
+def _ask(agent: OpenAIChatAgent, history: list[Turn], held: dict[str, Any], observation: str,
+         info: dict[str, Any]) -> tuple[list[dict[str, str]], Reply]:  # fmt: skip
     """One slot's request, as ``act`` makes it (run on a batch thread: the formatter only reads
     its settings, the history is the slot's own and is only appended to after the reply)."""
-    return agent.complete(agent.prompt(history, observation, info))
+    messages = agent.prompt(history, observation, info)
+    return messages, agent.reply(messages)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _server_root(base_url: str) -> str:
+    """The server's root URL: ``base_url`` without a trailing ``/v1``."""
+    root = base_url.rstrip("/")
+    return root[: -len("/v1")] if root.endswith("/v1") else root
+
+
+class _ServerTokens:
+    """Counts tokens with the server's own tokenizer (``POST /tokenize``, which llama.cpp's
+    server and vLLM offer), remembering counts already asked for."""
+
+    name = "server"
+
+    def __init__(self, url: str, model: str, api_key: str, timeout: float) -> None:
+        import httpx
+
+        self.url, self.model = url, model
+        self._client = httpx.Client(timeout=timeout,
+                                    headers={"Authorization": f"Bearer {api_key}"})  # fmt: skip
+        self._count = lru_cache(maxsize=65536)(self._ask)
+
+    def _ask(self, text: str) -> int:
+        # llama.cpp reads "content", vLLM "prompt" (with "model"); each ignores the other's
+        answer = self._client.post(self.url, json={"content": text, "prompt": text,
+                                                   "model": self.model,
+                                                   "add_special": False,
+                                                   "add_special_tokens": False})  # fmt: skip
+        answer.raise_for_status()
+        body = answer.json()
+        if isinstance(body.get("count"), int):
+            return int(body["count"])
+        return len(body["tokens"])
+
+    def __call__(self, text: str) -> int:
+        try:
+            return self._count(text)
+        except Exception as error:  # the server went away mid-run: say so in the episode
+            raise AgentError(f"token count from {public_url(self.url)} failed: "
+                             f"{_one_line(error)}") from error  # fmt: skip
+
+
+def server_token_counter(base_url: str, model: str, api_key: str,
+                         timeout: float) -> _ServerTokens | None:  # fmt: skip
+    """A token counter backed by the server's ``/tokenize``, or None when it has none (or
+    cannot be reached now)."""
+    counter = _ServerTokens(_server_root(base_url) + "/tokenize", model, api_key, timeout)
+    try:
+        if counter._count("Action: click[buy now]") > 0:
+            return counter
+    except Exception:  # no such endpoint, or no server: the caller falls back
+        return None
+    return None
+
+
+class _LocalTokens:
+    """Counts tokens with a local Hugging Face tokenizer (the served model's, from disk)."""
+
+    def __init__(self, folder: str) -> None:
+        from transformers import AutoTokenizer
+
+        self.name = f"tokenizer:{folder}"
+        self._tokenizer = AutoTokenizer.from_pretrained(folder)
+
+    def __call__(self, text: str) -> int:
+        return len(self._tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def local_token_counter(folder: str) -> _LocalTokens:
+    """A token counter from the tokenizer in ``folder`` (``smollm2-135m-instruct``: the one the
+    project installs); ValueError when there is none."""
+    if folder == "smollm2-135m-instruct":
+        from agentgym_train.smollm import smollm2_path
+
+        folder = str(smollm2_path())
+    if not os.path.isdir(folder):
+        raise ValueError(f"count_tokens={folder!r}: use auto, server, approx, "
+                         "smollm2-135m-instruct or a local tokenizer folder")  # fmt: skip
+    return _LocalTokens(folder)
+
+
+_SERVED: dict[str, list[str] | None] = {}
+
+
+def served_models(base_url: str, api_key: str) -> list[str] | None:
+    """The model ids the server lists (``GET /v1/models``), asked once per server; None when
+    it cannot say."""
+    if base_url not in _SERVED:
+        import openai
+
+        try:
+            client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=10.0,
+                                   max_retries=0)  # fmt: skip
+            _SERVED[base_url] = sorted(str(m.id) for m in client.models.list())
+        except Exception:  # an endpoint without the listing still plays
+            _SERVED[base_url] = None
+    return _SERVED[base_url]
 
 
 def _each(calls: Sequence[Callable[[], _T]]) -> list[_T | Exception]:
@@ -334,4 +562,18 @@ def make_llm_agent(spec: str, env: gym.Env, **options: Any) -> ChatAgent:
     return LLM_BACKENDS[backend](action_help=action_help, model=model, **options)
 
 
-__all__ = ["AgentError", "ChatAgent", "OpenAIChatAgent", "make_llm_agent", "public_url"]
+__all__ = [
+    "RECORD_PROMPT",
+    "AgentError",
+    "ChatAgent",
+    "OpenAIChatAgent",
+    "Reply",
+    "action_from_reply",
+    "local_token_counter",
+    "make_llm_agent",
+    "prompt_digest",
+    "public_url",
+    "served_models",
+    "server_token_counter",
+    "turn_entry",
+]

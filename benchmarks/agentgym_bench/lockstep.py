@@ -15,6 +15,8 @@ An agent takes part when it has the batch protocol (``BatchAgent``):
 - ``act_batch(slots, observations, infos) -> actions``: one action (or None: no move, that
   episode stops there, incomplete; or an ``Exception``: that episode alone failed, see below)
   per slot, in order;
+- optionally ``turn_record(slot)``: what the agent says of the slot's turn just played (an
+  LLM agent's prompt and raw reply), kept as that step's ``"llm"`` (``core.episode``);
 - optionally ``end_slot(slot)`` (the slot's episode is over) and ``batch_with``: agents whose
   ``batch_with`` values are equal (and not None) share their slots, so one call to any of them
   answers all (the ``hf:`` and ``run:`` agents of a worker's envs share one loaded model, so a
@@ -40,7 +42,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from agentgym_envs.core.episode import LiveEpisode
+from agentgym_envs.core.episode import LiveEpisode, turn_record
 
 
 @runtime_checkable
@@ -149,7 +151,7 @@ class LockStep:
                     ended.append(self._end(slot, action))
                     continue
                 try:
-                    episode.apply(action)
+                    episode.apply(action, turn_record(self.live[slot].agent, slot))
                 except Exception as error:  # this env failed; the others play on
                     ended.append(self._end(slot, error))
                     continue

@@ -2,7 +2,8 @@
 
 Success rates get Wilson score intervals (sound at 0%, 100% and small n, where the normal
 approximation is not); mean scores a normal interval (mean +- 1.96 standard errors, clipped to
-[0, 1]). An episode that errored counts as a failure with score 0 and is also counted apart.
+[0, 1]). An episode that errored counts as a failure with score 0 that broke every rule of its
+env, and is also counted apart (``errors``).
 """
 
 from __future__ import annotations
@@ -53,9 +54,16 @@ def action_rates(records: list[dict[str, Any]]) -> dict[str, float | None]:
 
 def rule_rates(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Over the ``records`` checked against their env's rules (``rule_violations``: rule name ->
-    broken?): how many, the share that broke any rule, and each rule's share. Empty when none
-    was checked (an env without rules, errored episodes, runs from before the checks)."""
-    checked = [r["rule_violations"] for r in records if r.get("rule_violations") is not None]
+    broken?): how many, the share that broke any rule, and each rule's share. An errored
+    episode of an env with rules counts as having broken every rule (an error must never hide
+    a violation). Empty when none was checked (an env without rules, runs from before the
+    checks)."""
+    from agentgym_bench.rules import rules_for
+
+    checked = [r["rule_violations"] if not r.get("error")
+               else dict.fromkeys(rules_for(r["env_id"]), True)
+               for r in records if r.get("rule_violations") is not None
+               or (r.get("error") and rules_for(r["env_id"]))]  # fmt: skip
     if not checked:
         return {}
     names = sorted({name for flags in checked for name in flags})
@@ -89,7 +97,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "mean_score": statistics.fmean(scores), "score_ci": list(mean_interval(scores)),
             "mean_steps": statistics.fmean(r["length"] for r in ok) if ok else 0.0,
             **action_rates(ok),
-            **rule_rates(ok),
+            **rule_rates(group),
         })  # fmt: skip
     return rows
 

@@ -52,12 +52,20 @@ from typing import Any
 import gymnasium as gym
 
 from agentgym_bench.provenance import provenance
+from agentgym_bench.run_folder import EPISODES_FILE, REPORT_FILE, RUN_FILE, SUMMARY_FILE
 from agentgym_bench.run_report import prompt_use, report_markdown
 from agentgym_bench.stats import ratings_summary, summarize
 from agentgym_bench.suites import EpisodeSpec, Resolved
 
-RUN_FILE, EPISODES_FILE, SUMMARY_FILE, REPORT_FILE = (
-    "run.json", "episodes.jsonl", "summary.json", "report.md")  # fmt: skip
+#: the agents that see the oracle (``info["expert_action"]``); every other agent's envs are
+#: made with ``expert=False``, so no agent can copy the oracle's moves (recorded in run.json as
+#: ``agent.sees_oracle`` and checked by the replay)
+ORACLE_AGENTS = ("oracle",)
+
+
+def sees_oracle(agent: str) -> bool:
+    """True for the agents whose envs give the oracle's next action."""
+    return agent in ORACLE_AGENTS
 
 
 class RunMismatch(ValueError):
@@ -143,7 +151,8 @@ class EpisodePlayer:
         if idle:
             env = idle.pop()
         else:
-            env = _LastInfo(gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split))
+            env = _LastInfo(gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split,
+                                     expert=sees_oracle(self.settings.agent)))  # fmt: skip
             self.envs.setdefault(cell, []).append(env)
         if mine not in self.agents:
             try:
@@ -361,9 +370,15 @@ def read_episodes(run_dir: Path) -> list[dict[str, Any]]:
     return records
 
 
-def _open_run(run_dir: Path, suite: Resolved, settings: RunSettings) -> dict[str, Any]:
+def _open_run(run_dir: Path, suite: Resolved, settings: RunSettings,
+              changed_options: bool = False) -> dict[str, Any]:  # fmt: skip
+    """run.json of ``run_dir``: written for a new run; for a run to resume, checked to be the
+    same suite, agent and (unless ``changed_options``) agent options."""
+    from agentgym_bench.agent_specs import public_options
+
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / RUN_FILE
+    options = public_options(settings.agent, settings.agent_options)
     if path.exists():
         run = json.loads(path.read_text(encoding="utf-8"))
         if run["suite"]["hash"] != suite.hash or run["agent"]["spec"] != settings.agent:
@@ -373,9 +388,23 @@ def _open_run(run_dir: Path, suite: Resolved, settings: RunSettings) -> dict[str
                 f"this is {settings.agent!r} on {suite.name} v{suite.version} "
                 f"({suite.hash[:12]}): use another --out folder"
             )
+        before = run["agent"].get("options") or {}
+        if before != options and not changed_options:
+            raise RunMismatch(
+                f"{run_dir} was played with agent options {before}; this call has {options}: "
+                "use another --out folder, or pass --allow-changed-options to go on with the "
+                "new ones (run.json then lists each call's options)"
+            )
+        if before != options:
+            run["agent"].setdefault("earlier_options", []).append(before)
+            run["agent"]["options"] = options
         return run
     run = {
-        "agent": {"spec": settings.agent, "options": settings.agent_options},
+        "agent": {
+            "spec": settings.agent,
+            "options": options,
+            "sees_oracle": sees_oracle(settings.agent),
+        },
         "suite": suite.describe(),
         "provenance": provenance(),
         "settings": {
@@ -423,14 +452,16 @@ def run_suite(
     run_dir: Path,
     retry_errors: bool = False,
     progress: bool = True,
+    changed_options: bool = False,
 ) -> dict[str, Path]:
-    """Play every episode of ``suite`` not yet in ``run_dir``; write the summary and report."""
+    """Play every episode of ``suite`` not yet in ``run_dir``; write the summary and report.
+    Resuming with other agent options is refused unless ``changed_options``."""
     from tqdm.auto import tqdm
 
     refuse_variants(suite, settings.agent)
     if settings.batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {settings.batch_size}")
-    run = _open_run(run_dir, suite, settings)
+    run = _open_run(run_dir, suite, settings, changed_options)
     wanted = {spec.key: spec for spec in suite.episodes}
     done = {r["key"]: r for r in read_episodes(run_dir) if r.get("key") in wanted}
     if retry_errors:
@@ -695,11 +726,13 @@ def refresh_report(run_dir: Path) -> dict[str, Path]:
 
 
 __all__ = [
+    "ORACLE_AGENTS",
     "PromptVariantsRefused",
     "RunMismatch",
     "RunSettings",
     "read_episodes",
     "refuse_variants",
     "run_suite",
+    "sees_oracle",
     "write_summary",
 ]

@@ -36,7 +36,13 @@ from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import entry_for
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
-SUITE_KEYS = {"name", "version", "description", "envs", "prompt", "variants"}
+SUITE_KEYS = {"name", "version", "description", "envs", "prompt", "variants", "max_error_rate"}
+#: the share of a run's episodes that may be errors before the verifier refuses the run (a
+#: suite's ``max_error_rate`` overrides it): errors are failures on the board, but a run made
+#: mostly of them says more about the agent's set-up (a server down, a wrong option) than its skill
+MAX_ERROR_RATE = 0.1
+#: what a published suite's name may be (it names a file in ``SUITES_DIR`` and board folders)
+SUITE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 ENV_KEYS = {"difficulties", "splits", "episodes", "task_ids", "max_steps", "prompt"}
 VARIANT_KEYS = {"name", "prompt", "description"}
 #: the ``PromptFormatter`` fields a suite may set, and the check each value must pass
@@ -104,6 +110,9 @@ class Resolved:
     file: str = ""  # the YAML it came from
     #: env id -> its ``content_version()`` here (source digest, catalog, page package)
     env_versions: dict[str, str] = field(default_factory=dict)
+    #: the share of errored episodes above which the verifier refuses a run (not in the hash:
+    #: it judges runs, it does not change what is played)
+    max_error_rate: float = MAX_ERROR_RATE
 
     @property
     def hash(self) -> str:
@@ -131,6 +140,20 @@ class Resolved:
             described["variants"] = self.variants
         return described
 
+    @property
+    def published(self) -> bool:
+        """True when this is the suite of that name in ``SUITES_DIR`` (the board's suites)."""
+        return self.file == str(SUITES_DIR / f"{self.name}.yaml")
+
+
+def published_suite(name: Any) -> Path | None:
+    """The published suite file named ``name`` (None: no such suite; a name that is not a
+    plain suite name, such as a path, is never one)."""
+    if not isinstance(name, str) or not SUITE_NAME.fullmatch(name):
+        return None
+    path = SUITES_DIR / f"{name}.yaml"
+    return path if path.is_file() else None
+
 
 def suite_path(name_or_path: str) -> Path:
     """A suite by name (``quick``, ``full``) or by path to a YAML file."""
@@ -155,6 +178,12 @@ def load_suite(name_or_path: str) -> dict[str, Any]:
     for key in ("name", "version"):
         if key not in data:
             raise SuiteError(f"{path}: missing {key!r}")
+    if not isinstance(data["name"], str) or not SUITE_NAME.fullmatch(data["name"]):
+        raise SuiteError(f"{path}: name must be lower-case letters, digits, '-' or '_' "
+                         f"(64 at most), got {data['name']!r}")  # fmt: skip
+    rate = data.get("max_error_rate", MAX_ERROR_RATE)
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate < 1:
+        raise SuiteError(f"{path}: max_error_rate must be a share in [0, 1), got {rate!r}")
     _check_prompt(data.get("prompt"), f"{path}: prompt")
     _check_variants(data.get("variants"), path)
     for env_id, spec in data["envs"].items():
@@ -211,7 +240,9 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
     """The suite's episodes on the installed envs (``env_ids`` keeps only those)."""
     data = load_suite(name_or_path)
     resolved = Resolved(data["name"], int(data["version"]), data.get("description", ""), [],
-                        file=str(suite_path(name_or_path)))  # fmt: skip
+                        file=str(suite_path(name_or_path).resolve()),
+                        max_error_rate=float(data.get("max_error_rate",
+                                                      MAX_ERROR_RATE)))  # fmt: skip
     resolved.variants = {v["name"]: dict(v.get("prompt") or {}) for v in data.get("variants") or []}
     variants = list(resolved.variants) or [""]
     for env_id, spec in data["envs"].items():
@@ -267,11 +298,13 @@ def _task_ids(
 
 
 __all__ = [
+    "MAX_ERROR_RATE",
     "PROMPT_KEYS",
     "EpisodeSpec",
     "Resolved",
     "SuiteError",
     "load_suite",
+    "published_suite",
     "resolve",
     "suite_path",
 ]

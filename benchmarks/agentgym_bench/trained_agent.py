@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
+from agentgym_bench.agent_specs import TRAINED_OPTIONS
 from agentgym_envs.core.episode import env_name
 
 if TYPE_CHECKING:
@@ -249,6 +250,7 @@ class TrainedPolicyAgent:
         from agentgym_train.rollout import Episode
 
         self.episode = Episode(seed=-1 if seed is None else seed, group=0)
+        self._turn: dict[str, Any] | None = None
         if self.temperature > 0 and seed is not None:
             import torch
 
@@ -264,7 +266,15 @@ class TrainedPolicyAgent:
         with torch.no_grad():  # as RolloutCollector.collect
             (step,) = self.turns.decide([slot], self.temperature, learn=False)
         self.turns.remember(slot, step)
+        self._turn = turn_of(step)
         return step.action
+
+    def turn_record(self, slot: int | None = None) -> dict[str, Any] | None:
+        """The model's raw reply of the turn just played, with its token counts (the prompt
+        is rebuilt by reproducing the episode; ``core.episode``)."""
+        if slot is None:
+            return self._turn
+        return _TURNS.get((self.batch_with, slot))
 
     # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
     @property
@@ -285,6 +295,7 @@ class TrainedPolicyAgent:
 
     def end_slot(self, slot: int) -> None:
         _SLOTS.get(self.batch_with, {}).pop(slot, None)
+        _TURNS.pop((self.batch_with, slot), None)
 
     def slot_episode(self, slot: int) -> Any:
         """The trainer's ``Episode`` (turns, prompt history) of the episode in ``slot``."""
@@ -310,8 +321,9 @@ class TrainedPolicyAgent:
             turns.append(turn)
         with torch.no_grad():
             steps = self.turns.decide(turns, self.temperature, prompts=prompts, learn=False)
-        for turn, step in zip(turns, steps, strict=True):
+        for slot, turn, step in zip(slots, turns, steps, strict=True):
             self.turns.remember(turn, step)
+            _TURNS[(self.batch_with, slot)] = turn_of(step)
         return [step.action for step in steps]
 
     def prompt_formatter(self) -> Any:
@@ -369,6 +381,23 @@ class TrainedPolicyAgent:
         }
 
 
+#: the record of each batch slot's last turn (``turn_record``), by (``batch_with``, slot)
+_TURNS: dict[tuple[Any, int], dict[str, Any]] = {}
+
+
+def turn_of(step: Any) -> dict[str, Any]:
+    """A step's ``turn_record``: the reply as the model wrote it (generate mode) or the chosen
+    candidate (score mode), and its token counts."""
+    entry: dict[str, Any] = {
+        "reply": step.response or step.action, "prompt_tokens": len(step.prompt_ids),
+        "completion_tokens": len(step.completion_ids),
+        "finish_reason": "length" if step.hit_token_limit else "stop",
+    }  # fmt: skip
+    if step.hit_token_limit:
+        entry["cut_off"] = True
+    return entry
+
+
 def make_hf_agent(env: gym.Env, model: str, **options: Any) -> TrainedPolicyAgent:
     """The agent of spec ``hf:MODEL``: a plain Hugging Face causal LM played as the trainer
     plays its policy (prompts, action parsing or scoring: the trainer's defaults, or the
@@ -395,13 +424,10 @@ def make_trained_agent(
     """The agent of spec ``run:RUN_DIR`` (see the module docstring for the options)."""
     temperature = float(options.pop("temperature", 0.0))
     hf_model = options.pop("hf_model", None)
-    known = {"device", "config", "overrides", "threads", "engine", "gpu_memory_utilization"}
-    unknown = sorted(set(options) - known)
+    unknown = sorted(set(options) - set(TRAINED_OPTIONS))
     if unknown:
-        raise ValueError(
-            f"run:{run}: unknown option(s) {unknown}; known: checkpoint, temperature, "
-            f"{', '.join(sorted(known))}"
-        )
+        raise ValueError(f"run:{run}: unknown option(s) {unknown}; known: "
+                         f"{', '.join(TRAINED_OPTIONS)}")  # fmt: skip
     if options.get("gpu_memory_utilization") is not None:  # a string from --agent-option
         options["gpu_memory_utilization"] = float(options["gpu_memory_utilization"])
     loaded = load_trained_policy(run, checkpoint, quiet=hf_model is not None, **options)

@@ -8,12 +8,36 @@ to 5 on completion, efficiency, naturalness and safety, with a comment; ``agentg
 serves the page on 127.0.0.1 and appends each rating to ``RUN_DIR/ratings.jsonl`` (the newest
 rating of an episode counts), and the run's ``report.md`` then summarises them. Opened as a
 plain file the page still shows everything, but cannot save ratings.
+
+A run is often someone else's file, so everything in it is treated as hostile. The page shows
+every value of ``run.json`` and of the episodes as text only: the title is HTML-escaped (and may
+be any JSON value), the episodes are embedded as JSON with ``<``, ``>``, ``&``, U+2028 and U+2029
+written as ``\\uXXXX`` (no ``</script>`` or ``<!--`` can end or bend the data block), and the
+page's script builds its elements with ``textContent``, showing a number as a number only when
+it is one. A Content-Security-Policy lets only the page's own script run, should markup get in
+anyway.
+
+The rating endpoint (``POST /ratings``) must only be reachable from the page itself, not from a
+web page the person happens to visit. It refuses (403) a ``Host`` other than ``127.0.0.1:PORT``
+or ``localhost:PORT`` (on GET too: this defeats DNS rebinding, where a hostile name resolves to
+127.0.0.1), an ``Origin`` other than the page's own, and a ``Sec-Fetch-Site`` other than
+``same-origin`` or ``none`` (``cross-site``; ``same-site`` is another port of this machine). It
+wants ``Content-Type: application/json`` (415: a cross-origin page could only send that after a
+CORS preflight, which is never answered) and a ``Content-Length`` (411 without, 400 when not a
+non-negative integer, 413 above 16 KiB), and never reads more than that; a body that stalls is
+given up after the handler's ``timeout`` (10 s; 408), so no client holds a thread. A rating must
+name an episode of the run and hold only the four dimensions (integers 1 to 5, not booleans) and
+an optional string ``comment`` of at most 2000 characters (400 otherwise). Refusals are short plain
+text saying what is wrong.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
+import math
 import threading
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,6 +48,10 @@ from agentgym_bench.stats import DIMENSIONS, RATINGS_FILE
 from agentgym_bench.suite_runner import RUN_FILE, read_episodes, refresh_report
 
 PAGE_FILE = "inspect.html"
+#: the longest rating body read, and the longest comment kept (a longer one is refused)
+MAX_BODY = 16 * 1024
+MAX_COMMENT = 2000
+RATING_KEYS = ("key", *DIMENSIONS, "comment")
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1f2328; }
@@ -42,50 +70,81 @@ fieldset { margin-top: 1rem; } label { margin-right: 1rem; }
 #: what the page shows of each episode (rule_violations: rule -> broken?, envs with rules)
 EPISODE_FIELDS = ("key", "score", "success", "length", "error", "trajectory", "rule_violations")
 
+# Every value of EPISODES is someone else's data: it reaches the page through textContent only,
+# and as a number only when it is one (text() never calls a value's own toString).
 JS = """
 const EPISODES = JSON.parse(document.getElementById('data').textContent);
 const DIMENSIONS = ['completion', 'efficiency', 'naturalness', 'safety'];
 const body = document.querySelector('#list tbody');
 let current = null;
-function esc(s) {
-  const d = document.createElement('div');
-  d.textContent = String(s);
-  return d.innerHTML;
+function text(value) {
+  if (typeof value === 'string') return value;
+  const json = JSON.stringify(value);
+  return json === undefined ? String(value) : json;
+}
+function num(value, digits) {
+  if (typeof value !== 'number') return text(value);
+  return digits === undefined ? String(value) : value.toFixed(digits);
+}
+function flag(value, yes, no) {
+  return value === true ? yes : value === false ? no : text(value);
+}
+function plain(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+function el(tag, content, cls) {
+  const node = document.createElement(tag);
+  if (content !== undefined) node.textContent = content;
+  if (cls) node.className = cls;
+  return node;
 }
 function rows() {
-  body.innerHTML = EPISODES.map((e, i) => `<tr data-i="${i}"><td>${esc(e.key)}</td>` +
-    `<td>${e.score.toFixed(3)}</td><td>${e.success ? 'yes' : 'no'}</td><td>${e.length}</td></tr>`
-  ).join('');
-  body.querySelectorAll('tr').forEach((tr) => {
-    tr.addEventListener('click', () => show(+tr.dataset.i));
+  body.replaceChildren();
+  EPISODES.forEach((e, i) => {
+    const tr = el('tr');
+    tr.dataset.i = String(i);
+    tr.append(el('td', text(e.key)), el('td', num(e.score, 3)),
+              el('td', flag(e.success, 'yes', 'no')), el('td', num(e.length)));
+    tr.addEventListener('click', () => show(i));
+    body.append(tr);
   });
 }
 function show(i) {
   current = EPISODES[i];
   body.querySelectorAll('tr').forEach((tr) => tr.classList.toggle('picked', +tr.dataset.i === i));
-  const none = {steps: [], observation: '(no trajectory: ' + current.error + ')'};
-  const t = current.trajectory || none;
-  const broken = Object.keys(current.rule_violations || {}).filter(
-    (rule) => current.rule_violations[rule]);
-  const rules = broken.length ? `, <b>rules broken: ${esc(broken.join(', '))}</b>` : '';
-  let out = `<h2>${esc(current.key)}</h2><p>score ${current.score.toFixed(3)}, ` +
-    `${current.success ? 'success' : 'failure'}, ${current.length} steps${rules}</p>` +
-    `<pre>${esc(t.observation)}</pre>`;
-  t.steps.forEach((s, n) => {
-    const invalid = s.action_error ? ' · invalid: ' + esc(s.action_error) : '';
-    const oracle = s.expert_action ? ' · oracle: ' + esc(s.expert_action) : '';
-    out += `<div class="step"><p class="action">${n + 1}. ${esc(s.action)}` +
-      ` <span class="note">reward ${s.reward}${invalid}${oracle}</span></p>` +
-      `<pre>${esc(s.observation)}</pre></div>`;
+  const t = plain(current.trajectory) ? current.trajectory
+    : {steps: [], observation: '(no trajectory: ' + text(current.error) + ')'};
+  const violations = plain(current.rule_violations) ? current.rule_violations : {};
+  const broken = Object.keys(violations).filter((rule) => violations[rule]);
+  const facts = el('p', `score ${num(current.score, 3)}, ` +
+    `${flag(current.success, 'success', 'failure')}, ${num(current.length)} steps`);
+  if (broken.length) facts.append(', ', el('b', 'rules broken: ' + broken.join(', ')));
+  const out = [el('h2', text(current.key)), facts, el('pre', text(t.observation))];
+  (Array.isArray(t.steps) ? t.steps : []).forEach((raw, n) => {
+    const s = plain(raw) ? raw : {action: raw};
+    let note = 'reward ' + num(s.reward);
+    if (s.action_error) note += ' · invalid: ' + text(s.action_error);
+    if (s.expert_action) note += ' · oracle: ' + text(s.expert_action);
+    const action = el('p', `${n + 1}. ${text(s.action)} `, 'action');
+    action.append(el('span', note, 'note'));
+    const step = el('div', undefined, 'step');
+    step.append(action, el('pre', text(s.observation)));
+    out.push(step);
   });
-  document.getElementById('steps').innerHTML = out;
+  document.getElementById('steps').replaceChildren(...out);
   document.getElementById('rating').hidden = false;
   document.getElementById('saved').textContent = '';
+}
+function sortable(value) {
+  return ['number', 'string', 'boolean'].includes(typeof value) ? value : text(value);
 }
 document.querySelectorAll('#list th').forEach((th, col) => th.addEventListener('click', () => {
   const key = ['key', 'score', 'success', 'length'][col];
   const down = th.dataset.down !== '1'; th.dataset.down = down ? '1' : '0';
-  EPISODES.sort((a, b) => (a[key] > b[key] ? 1 : a[key] < b[key] ? -1 : 0) * (down ? -1 : 1));
+  EPISODES.sort((a, b) => {
+    const x = sortable(a[key]); const y = sortable(b[key]);
+    return (x > y ? 1 : x < y ? -1 : 0) * (down ? -1 : 1);
+  });
   rows();
 }));
 document.getElementById('save').addEventListener('click', async () => {
@@ -103,19 +162,60 @@ document.getElementById('save').addEventListener('click', async () => {
 rows();
 """
 
+#: JSON made safe inside <script>: no "</script>", "<!--" or "&", and no JS line separators
+SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                             "\u2028": "\\u2028", "\u2029": "\\u2029"})  # fmt: skip
+
+
+def _sha256(source: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode() + "'"
+
+
+#: only the page's own script runs (an injected handler or <script> would not), and it may only
+#: talk to where it was served from
+CSP = (f"default-src 'none'; script-src {_sha256(JS)}; style-src 'unsafe-inline'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'")  # fmt: skip
+
+
+def _records(run_dir: Path) -> list[dict[str, Any]]:
+    """The run's episode records (a line that is not a JSON object is no episode)."""
+    return [r for r in read_episodes(run_dir) if isinstance(r, dict)]
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with each NaN or infinity (which JSON.parse refuses) as its text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _text(run: Any, *path: str) -> str:
+    """``run[path[0]][path[1]]...`` as text (any JSON value: str() of it), "?" when absent."""
+    for name in path:
+        run = run.get(name) if isinstance(run, dict) else None
+    return "?" if run is None else str(run)
+
 
 def page_html(run_dir: Path) -> str:
     """The viewer page for ``run_dir`` with its episodes embedded."""
     run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-    episodes = [{k: r.get(k) for k in EPISODE_FIELDS} for r in read_episodes(run_dir)]
-    data = json.dumps(episodes).replace("</", "<\\/")  # no "</script>" inside the data
-    title = f"{run['agent']['spec']} on {run['suite']['name']} v{run['suite']['version']}"
+    episodes = [_finite({k: r.get(k) for k in EPISODE_FIELDS}) for r in _records(run_dir)]
+    data = json.dumps(episodes).translate(SCRIPT_SAFE)
+    title = html.escape(
+        f"{_text(run, 'agent', 'spec')} on {_text(run, 'suite', 'name')} "
+        f"v{_text(run, 'suite', 'version')}"
+    )
     options = "".join(f'<option value="{n}">{n}</option>' for n in range(5, 0, -1))
     fields = "".join(f'<label>{d} <select id="{d}">{options}</select></label>' for d in DIMENSIONS)
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}"><title>{title}</title>
 <style>{CSS}</style></head><body>
-<h1>{html.escape(title)}</h1>
+<h1>{title}</h1>
 <p class="note">{len(episodes)} episodes. Click an episode to read it; click a header to sort.
 Rate 5 (best) to 1 on each dimension.</p>
 <div class="columns"><div id="list"><table><thead><tr><th>episode</th><th>score</th>
@@ -131,42 +231,68 @@ Rate 5 (best) to 1 on each dimension.</p>
 
 def check_rating(rating: Any, keys: set[str]) -> dict[str, Any]:
     """The rating to save, or ValueError saying what is wrong with it."""
-    if not isinstance(rating, dict) or rating.get("key") not in keys:
+    if not isinstance(rating, dict):
+        raise ValueError("a rating is a JSON object")
+    unknown = sorted(set(rating) - set(RATING_KEYS))
+    if unknown:
+        raise ValueError(f"unknown fields {unknown}: a rating has only {', '.join(RATING_KEYS)}")
+    key = rating.get("key")
+    if not isinstance(key, str) or key not in keys:
         raise ValueError("a rating needs the key of an episode of this run")
-    clean = {"key": rating["key"]}
+    clean: dict[str, Any] = {"key": key}
     for dimension in DIMENSIONS:
         value = rating.get(dimension)
-        if not isinstance(value, int) or not 1 <= value <= 5:
-            raise ValueError(f"{dimension} must be an integer from 1 to 5, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+            raise ValueError(f"{dimension} must be an integer from 1 to 5, got {value!r:.40}")
         clean[dimension] = value
-    clean["comment"] = str(rating.get("comment") or "")[:2000]
+    comment = rating.get("comment", "")
+    if not isinstance(comment, str):
+        raise ValueError(f"comment must be a string, got {type(comment).__name__}")
+    if len(comment) > MAX_COMMENT:
+        raise ValueError(f"comment is {len(comment)} characters, at most {MAX_COMMENT} are kept")
+    clean["comment"] = comment
     clean["rated_at"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return clean
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and the plain-text ``why``."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
+        self.why = why
 
 
 def serve(run_dir: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
     """Serve the viewer of ``run_dir`` on 127.0.0.1 (``port`` 0: a free one) from a thread;
     returns the server (``shutdown()`` it) and the page's URL."""
     page = page_html(run_dir).encode("utf-8")
-    keys = {r["key"] for r in read_episodes(run_dir)}
+    keys = {r["key"] for r in _records(run_dir) if isinstance(r.get("key"), str)}
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = 10  # seconds a connection may stall (socket timeout): no thread held forever
+
         def do_GET(self) -> None:
-            if self.path not in ("/", f"/{PAGE_FILE}"):
-                self.send_error(404)
+            try:
+                self._check_host()
+                if self.path not in ("/", f"/{PAGE_FILE}"):
+                    raise Refused(404, "not found: the page is /")
+            except Refused as refused:
+                self._refuse(refused)
                 return
             self._reply(200, page, "text/html; charset=utf-8")
 
         def do_POST(self) -> None:
-            if self.path != "/ratings":
-                self.send_error(404)
-                return
             try:
-                length = int(self.headers.get("Content-Length") or 0)
-                rating = check_rating(json.loads(self.rfile.read(length)), keys)
-            except ValueError as error:
-                self._reply(400, str(error).encode(), "text/plain; charset=utf-8")
+                self._check_host()
+                if self.path != "/ratings":
+                    raise Refused(404, "not found: ratings go to POST /ratings")
+                self._check_origin()
+                rating = self._read_rating()
+            except Refused as refused:
+                self._refuse(refused)
                 return
             with lock:
                 with (run_dir / RATINGS_FILE).open("a", encoding="utf-8") as out:
@@ -174,10 +300,59 @@ def serve(run_dir: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
                 refresh_report(run_dir)
             self._reply(200, b'{"saved": true}', "application/json")
 
+        def _served(self) -> set[str]:
+            port = self.server.server_address[1]
+            return {f"127.0.0.1:{port}", f"localhost:{port}"}
+
+        def _check_host(self) -> None:
+            hosts = [host.strip().lower() for host in self.headers.get_all("Host") or []]
+            if len(hosts) != 1 or hosts[0] not in self._served():
+                raise Refused(403, "wrong Host: this server answers only 127.0.0.1 or localhost")
+
+        def _check_origin(self) -> None:
+            origin = self.headers.get("Origin")
+            if origin is not None and origin.lower() not in {f"http://{h}" for h in self._served()}:
+                raise Refused(403, "cross-origin request refused: rate from the viewer page")
+            site = self.headers.get("Sec-Fetch-Site")
+            if site is not None and site.lower() not in ("same-origin", "none"):
+                raise Refused(403, f"{site} request refused: rate from the viewer page")
+
+        def _read_rating(self) -> dict[str, Any]:
+            kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                raise Refused(415, "a rating is sent as Content-Type: application/json")
+            if self.headers.get("Transfer-Encoding") is not None:
+                raise Refused(411, "send the rating with a Content-Length, not Transfer-Encoding")
+            lengths = self.headers.get_all("Content-Length") or []
+            if not lengths:
+                raise Refused(411, "a rating needs a Content-Length")
+            length = lengths[0].strip()
+            if len(lengths) > 1 or not (length.isascii() and length.isdigit()):
+                raise Refused(400, "Content-Length must be one non-negative integer")
+            if int(length) > MAX_BODY:
+                raise Refused(413, f"a rating is at most {MAX_BODY} bytes")
+            try:
+                raw = self.rfile.read(int(length))
+            except TimeoutError as error:
+                raise Refused(408, "the body did not arrive in time") from error
+            if len(raw) < int(length):
+                raise Refused(400, "the body is shorter than its Content-Length")
+            try:
+                return check_rating(json.loads(raw), keys)
+            except RecursionError as error:
+                raise Refused(400, "a rating is not nested that deeply") from error
+            except ValueError as error:  # JSON, UTF-8 or the rating itself
+                raise Refused(400, str(error)) from error
+
+        def _refuse(self, refused: Refused) -> None:
+            self.close_connection = True
+            self._reply(refused.status, refused.why.encode(), "text/plain; charset=utf-8")
+
         def _reply(self, status: int, body: bytes, kind: str) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
+            self.send_header("X-Content-Type-Options", "nosniff")
             self.end_headers()
             self.wfile.write(body)
 

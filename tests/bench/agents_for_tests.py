@@ -9,7 +9,8 @@ from typing import Any
 
 
 class _Hangs:
-    """Hangs on the first task of each list (seed 0), plays the expert action elsewhere."""
+    """Hangs on the first task of each list (seed 0), plays the first admissible action
+    elsewhere (a custom agent never sees the oracle's)."""
 
     def reset(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -17,7 +18,7 @@ class _Hangs:
     def act(self, observation: str, info: dict[str, Any]) -> str:
         if self.seed == 0:
             time.sleep(3600)
-        return info["expert_action"]
+        return (info.get("admissible_actions") or ["look"])[0]
 
 
 class _Raises:
@@ -97,3 +98,15 @@ def _move(state: tuple[random.Random, int | None, list[int]], info: dict[str, An
 
 def batch_random(env: Any, **options: Any) -> _BatchRandom:
     return _BatchRandom(**options)
+
+
+class _CopiesTheOracle:
+    """Sends the oracle's next action whenever its env gives one (the attack on the board: a
+    custom agent copying ``info["expert_action"]``), else says it has none."""
+
+    def act(self, observation: str, info: dict[str, Any]) -> str:
+        return info.get("expert_action") or "no oracle"
+
+
+def copies_the_oracle(env: Any) -> _CopiesTheOracle:
+    return _CopiesTheOracle()

@@ -111,4 +111,4 @@ def test_a_batched_model_run_replays(tiny_model, suite, tmp_path):
     run_suite(suite, settings, out, progress=False)
     records = read_episodes(out)
     assert len(records) == 24 and all(r["error"] is None for r in records)
-    assert verify_run(out, progress=False).verified
+    assert verify_run(out, progress=False, suite_file=suite.file).verified

@@ -83,7 +83,7 @@ def test_a_batch_sends_its_requests_at_once_and_plays_as_one_at_a_time(stub, sui
     assert longest == 2 + 2 * 3  # the all-turns variant's fourth turn; last-turn keeps one
     assert all(r["agent"]["prompt"]["max_history_turns"] == {"all-turns": None, "last-turn": 1}[
         r["variant"]] for r in runs[4])  # fmt: skip
-    assert verify_run(tmp_path / "batch-4", progress=False).verified
+    assert verify_run(tmp_path / "batch-4", progress=False, suite_file=suite.file).verified
 
 
 def _first_line(spec: EpisodeSpec) -> str:

@@ -181,4 +181,4 @@ def test_agents_without_prompts_are_refused_variants_and_told_they_ignore_settin
     assert record["prompt"] == {"settings": {"max_history_turns": 1}, "applied": False}
     report = (tmp_path / "plain" / "report.md").read_text()
     assert "random takes no prompts: it played without these settings." in report
-    assert verify_run(tmp_path / "plain", progress=False).verified
+    assert verify_run(tmp_path / "plain", progress=False, suite_file=suite.file).verified

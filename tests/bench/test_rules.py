@@ -78,10 +78,11 @@ def test_hand_made_webshop_purchases_over_and_within_the_bound():
         for flag in (True, False, False, True)
     ] + [{"env_id": WEBSHOP, "difficulty": "easy", "split": "test", "error": "boom",
           "score": 0.0, "success": False, "length": 0}]  # fmt: skip
-    assert rule_rates(records) == {"rule_episodes": 4, "rule_violation_rate": 0.5,
-                                   "rule_violation_rates": {"price_bound": 0.5}}  # fmt: skip
+    # the errored episode counts as breaking every rule: an error never hides a violation
+    assert rule_rates(records) == {"rule_episodes": 5, "rule_violation_rate": 0.6,
+                                   "rule_violation_rates": {"price_bound": 0.6}}  # fmt: skip
     (row,) = summarize(records)
-    assert row["rule_episodes"] == 4 and row["rule_violation_rate"] == 0.5
+    assert row["rule_episodes"] == 5 and row["rule_violation_rate"] == 0.6
     assert "rule_violation_rate" not in summarize([{**r, "env_id": "AgentGym/Toy-v0"}
                                                    for r in records[-1:]])[0]  # fmt: skip
 
@@ -108,7 +109,7 @@ def test_rule_baseline_run_reports_its_violation_rate(rule_run):
         assert row["rule_violation_rate"] == row["rule_violation_rates"]["price_bound"] == broke / 4
     report = (rule_run / "report.md").read_text()
     assert "price_bound violations" in report and "Rule checks" in report
-    check = verify_run(rule_run, progress=False)
+    check = verify_run(rule_run, progress=False, suite_file=rule_run.parent / "rules.yaml")
     assert check.verified, check.reasons
     assert any(r["rule_violations"]["price_bound"] for r in records)  # hard goals: decoys over it
     page = page_html(rule_run)  # agentgym inspect names the rules an episode broke
@@ -125,10 +126,16 @@ def test_replay_rejects_edited_rule_flags(rule_run, tmp_path):
         "price_bound": not records[0]["rule_violations"]["price_bound"]
     }
     (run_dir / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    check = verify_run(run_dir, progress=False)
-    assert not check.verified
-    assert any("recorded rule_violations" in reason for reason in check.reasons)
+    check = verify_run(run_dir, progress=False, suite_file=rule_run.parent / "rules.yaml")
+    assert not check.verified  # the summary no longer agrees with the episodes
+    summary = json.loads((run_dir / "summary.json").read_text())
+    summary["rows"] = summarize(records)  # and when it is made to agree, the replay refuses
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    check = verify_run(run_dir, progress=False, suite_file=rule_run.parent / "rules.yaml")
+    assert any("recorded rule_violations" in reason for reason in check.reasons), check.reasons
     del records[0]["rule_violations"]  # flags dropped from one episode
     (run_dir / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    check = verify_run(run_dir, progress=False)
-    assert any("1 of 8 episodes have no rule_violations" in r for r in check.reasons)
+    summary["rows"] = summarize(records)
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    check = verify_run(run_dir, progress=False, suite_file=rule_run.parent / "rules.yaml")
+    assert not check.verified and any("rule_violations" in r for r in check.reasons)

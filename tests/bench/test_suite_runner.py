@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from agentgym_bench.leaderboard import submit
 from agentgym_bench.replay import verify_run
-from agentgym_bench.stats import wilson_interval
+from agentgym_bench.stats import summarize, wilson_interval
 from agentgym_bench.suite_runner import (
     RunMismatch,
     RunSettings,
@@ -33,6 +33,11 @@ def random_run(tmp_path_factory) -> Path:
     return run_dir
 
 
+def _suite(random_run: Path) -> Path:
+    """The tiny suite's file (self-made: the verifier is given it)."""
+    return random_run.parent / "tiny.yaml"
+
+
 def _copy(run_dir: Path, to: Path) -> Path:
     to.mkdir()
     for name in ("run.json", "episodes.jsonl", "summary.json"):
@@ -41,9 +46,13 @@ def _copy(run_dir: Path, to: Path) -> Path:
 
 
 def _edit_episodes(run_dir: Path, edit) -> None:
+    """Edit the run's episodes and, as a careful attacker would, its summary to agree."""
     records = read_episodes(run_dir)
     records = edit(records)
     (run_dir / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    summary["rows"] = summarize(records)
+    (run_dir / "summary.json").write_text(json.dumps(summary))
 
 
 def test_suite_resolves_to_fixed_hashed_episodes(suite_file):
@@ -108,7 +117,7 @@ def test_hanging_and_failing_agents_are_recorded_and_the_run_goes_on(suite_file,
         if task_id.endswith("00000"):
             assert record["error"] == "timed out after 10 s" and record["score"] == 0.0
         else:
-            assert record["error"] is None and record["success"]  # the expert's moves
+            assert record["error"] is None and record["length"] > 0
     run_suite(suite, RunSettings("tests.bench.agents_for_tests:raises"), tmp_path / "raise",
               progress=False)  # fmt: skip
     errors = {r["error"] for r in read_episodes(tmp_path / "raise")}
@@ -136,7 +145,7 @@ def test_ray_backend_plays_the_same_episodes_and_times_out_a_hanging_agent(
         return {r["key"]: r["trajectory"] for r in read_episodes(run_dir)}
 
     assert played(tmp_path / "ray") == played(random_run)  # the same episodes, step by step
-    assert verify_run(tmp_path / "ray", progress=False).verified
+    assert verify_run(tmp_path / "ray", progress=False, suite_file=suite_file).verified
     run = json.loads((tmp_path / "ray" / "run.json").read_text())
     assert run["settings"]["backend"] == "ray"
     records = {r["task_id"]: r for r in read_episodes(tmp_path / "hang")}
@@ -145,11 +154,11 @@ def test_ray_backend_plays_the_same_episodes_and_times_out_a_hanging_agent(
         if task_id.endswith("00000"):
             assert record["error"] == "timed out after 10 s"
         else:
-            assert record["error"] is None and record["success"]
+            assert record["error"] is None and record["length"] > 0
 
 
 def test_untampered_run_verifies(random_run):
-    check = verify_run(random_run, progress=False)
+    check = verify_run(random_run, progress=False, suite_file=_suite(random_run))
     assert check.verified, check.reasons
     assert check.replayed_episodes == 6 and check.replayed_steps > 6
 
@@ -167,7 +176,7 @@ def test_a_run_records_env_content_versions_and_a_changed_env_is_named(random_ru
         return records
 
     _edit_episodes(run_dir, edit)
-    check = verify_run(run_dir, progress=False)
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
     assert any("the run had AgentGym/Toy-v0 at 'src-000000000000'" in r for r in check.reasons)
 
 
@@ -179,10 +188,13 @@ def test_real_time_tasks_are_skipped_by_the_replay(random_run, tmp_path, monkeyp
     _edit_episodes(run_dir, _tamper_score)  # a tampered real-time episode cannot be checked
     tampered = read_episodes(run_dir)[index]
     monkeypatch.setattr(ToyEnv, "real_time_tasks", {tampered["task_id"]: "follows the wall clock"})
-    check = verify_run(run_dir, progress=False)
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
+    assert check.verified, check.reasons
     assert check.skipped_real_time == [tampered["key"]]
     assert check.replayed_episodes == 5
     # the summary still has to match the episodes, real-time ones included
+    (run_dir / "summary.json").write_bytes((random_run / "summary.json").read_bytes())
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
     assert check.reasons and all("summary" in reason for reason in check.reasons)
 
 
@@ -231,7 +243,7 @@ def _tamper_fields(records):
 def test_tampered_runs_are_rejected(random_run, tmp_path, edit, reason):
     run_dir = _copy(random_run, tmp_path / "tampered")
     _edit_episodes(run_dir, edit)
-    check = verify_run(run_dir, progress=False)
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
     assert not check.verified and any(reason in r for r in check.reasons), check.reasons
 
 
@@ -240,34 +252,36 @@ def test_edited_summary_or_task_list_is_rejected(random_run, tmp_path):
     summary = json.loads((run_dir / "summary.json").read_text())
     summary["rows"][0]["success_rate"] = 1.0
     (run_dir / "summary.json").write_text(json.dumps(summary))
-    check = verify_run(run_dir, progress=False)
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
     assert any("success_rate" in r for r in check.reasons), check.reasons
     run_dir = _copy(random_run, tmp_path / "suite")
     run = json.loads((run_dir / "run.json").read_text())
     run["suite"]["hash"] = "0" * 64
     (run_dir / "run.json").write_text(json.dumps(run))
-    check = verify_run(run_dir, progress=False)
+    check = verify_run(run_dir, progress=False, suite_file=_suite(random_run))
     assert any("suite mismatch" in r for r in check.reasons), check.reasons
 
 
 def test_submit_adds_verified_runs_only(random_run, tmp_path):
-    board = tmp_path / "board"
-    accepted, message = submit(random_run, board, progress=False)
+    board, suite = tmp_path / "board", _suite(random_run)
+    accepted, message = submit(random_run, board, progress=False, suite_file=suite)
     assert accepted, message
     folders = list((board / "submissions").iterdir())
     assert len(folders) == 1 and (folders[0] / "episodes.jsonl.gz").exists()
-    assert json.loads((folders[0] / "verification.json").read_text())["replayed_episodes"] == 6
+    verdict = json.loads((folders[0] / "verification.json").read_text())
+    assert verdict["replayed_episodes"] == 6 and verdict["method"] == "reproduced"
     assert "random" in (board / "README.md").read_text() and (board / "index.html").exists()
-    assert submit(random_run, board, progress=False)[0]  # the same run again: replaced
+    assert submit(random_run, board, progress=False, suite_file=suite)[0]  # again: revision 2
     rerun = _copy(random_run, tmp_path / "rerun")  # another run of the same agent and suite
     _edit_episodes(rerun, lambda records: [{**r, "seconds": 0.5} for r in records])
-    assert submit(rerun, board, progress=False)[0]
-    assert len(list((board / "submissions").iterdir())) == 1  # one row per agent, replaced
+    assert submit(rerun, board, progress=False, suite_file=suite)[0]
+    assert len(list((board / "submissions").iterdir())) == 3  # revisions kept: r1, r2, r3
+    assert (board / "README.md").read_text().count("| random [^") == 1  # its newest only
     tampered = _copy(random_run, tmp_path / "tampered")
     _edit_episodes(tampered, _tamper_score)
-    accepted, message = submit(tampered, board, progress=False)
+    accepted, message = submit(tampered, board, progress=False, suite_file=suite)
     assert not accepted and message.startswith("rejected") and "recorded score" in message
-    assert len(list((board / "submissions").iterdir())) == 1
+    assert len(list((board / "submissions").iterdir())) == 3
 
 
 def test_cli_runs_a_suite_and_explains_mistakes(suite_file, tmp_path, capsys):
@@ -275,7 +289,8 @@ def test_cli_runs_a_suite_and_explains_mistakes(suite_file, tmp_path, capsys):
     argv = ["bench", "run", "--suite", str(suite_file), "--agent", "oracle", "--out", str(out)]
     assert main(argv) == 0
     assert "100.0%" in (out / "report.md").read_text()
-    assert main(["leaderboard", "submit", str(out), "--to", str(tmp_path / "board")]) == 0
+    assert main(["leaderboard", "submit", str(out), "--to", str(tmp_path / "board"),
+                 "--suite", str(suite_file)]) == 0  # fmt: skip
     assert main(["bench", "run", "--suite", str(suite_file), "--agent", "orcale"]) == 2
     assert "did you mean oracle?" in capsys.readouterr().err
 

@@ -264,12 +264,15 @@ def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     from agentgym_bench.leaderboard import newest_revisions
     from agentgym_bench.leaderboard_site import build_site
     from agentgym_bench.replay import verify_run
+    from agentgym_bench.run_folder import SUITE_FILE
 
     failed = []
     if args.replay:
         for folder in newest_revisions(Path(args.to) / "submissions"):
             print(f"replaying {folder.name}")
-            check = verify_run(folder, reproduce=args.reproduce)
+            own_suite = folder / SUITE_FILE  # a self-made suite's run keeps its suite
+            check = verify_run(folder, reproduce=args.reproduce,
+                               suite_file=own_suite if own_suite.is_file() else None)  # fmt: skip
             if not check.verified:
                 failed.append(f"{folder.name}: {check.reasons[0]}")
     paths = build_site(Path(args.to))

@@ -39,7 +39,7 @@ def first_admissible(body: dict[str, Any]) -> str:
     return line[len(ADMISSIBLE) :].split(" | ")[0]
 
 
-def completion(content: str | None) -> dict[str, Any]:
+def completion(content: str | None, finish_reason: str = "stop") -> dict[str, Any]:
     return {
         "id": "chatcmpl-stub",
         "object": "chat.completion",
@@ -49,10 +49,16 @@ def completion(content: str | None) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
+
+
+def words(text: str) -> int:
+    """The stub server's token count (``/tokenize`` when ``Stub.tokenize`` is on)."""
+    return len(text.split())
 
 
 class Stub:
@@ -72,6 +78,9 @@ class Stub:
         self.in_flight = self.max_in_flight = 0
         self.lock = threading.Lock()
         self.url = ""
+        #: answer ``POST /tokenize`` (as llama.cpp's server does; a token is a word here)
+        self.tokenize = False
+        self.tokenized: list[str] = []
 
     def next_behaviour(self, body: dict[str, Any]) -> Any:
         with self.lock:
@@ -98,8 +107,21 @@ def make_handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             except OSError:  # the client gave up (timeout)
                 pass
 
+        def do_GET(self) -> None:
+            if self.path == "/v1/models":
+                models = {"object": "list", "data": [{"id": "stub-model", "object": "model"}]}
+                self.send(200, json.dumps(models).encode())
+            else:
+                self.send(404, b'{"error": {"message": "not found"}}')
+
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path == "/tokenize" and stub.tokenize:
+                text = json.loads(raw)["content"]
+                with stub.lock:
+                    stub.tokenized.append(text)
+                self.send(200, json.dumps({"tokens": list(range(words(text)))}).encode())
+                return
             if self.path != "/v1/chat/completions":
                 self.send(404, b'{"error": {"message": "not found"}}')
                 return
@@ -123,6 +145,8 @@ def make_handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                 self.send(200, json.dumps(completion(text)).encode())
             elif kind == "reply":
                 self.send(200, json.dumps(completion(arg)).encode())
+            elif kind == "cut_off":  # a reply that hit max_tokens
+                self.send(200, json.dumps(completion(arg, "length")).encode())
             elif kind == "delay":
                 time.sleep(arg)
                 self.send(200, json.dumps(completion("Action: look")).encode())

@@ -21,7 +21,19 @@ from agentgym_envs.wrappers import (
     ("completion", "expected"),
     [
         ("Thought: the red room is right.\nAction: go to red room", "go to red room"),
-        ("Thought: x\nAction: look\nThought: again\nAction: take apple", "take apple"),
+        # the FIRST action: a model running on writes the next observation and more moves
+        ("Thought: x\nAction: look\nObservation: a room\nAction: take apple", "look"),
+        ("Action:\n  go north\nmore", "go north"),  # the label alone on its line
+        # reasoning blocks never become actions (Qwen3, DeepSeek-R1 and the like)
+        ("<think>\nAction: no, not this\n</think>\n\nAction: click[buy now]", "click[buy now]"),
+        ("<think>I should search.</think>search[red shoes]", "search[red shoes]"),
+        ("The prompt opened the block.\nAction: wrong\n</think>\nAction: look", "look"),
+        ("<THINK>unclosed, cut off at max_tokens: Action: go", ""),
+        # Markdown-emphasised labels and actions
+        ("**Action:** click[b01234abcd]", "click[b01234abcd]"),
+        ("### Action: inventory", "inventory"),
+        ("*Action:* `go to kitchen`", "go to kitchen"),
+        ("Thought: fine.\n**Action**: **look**", "look"),
         ("action:   `search[blue shoes]`  ", "search[blue shoes]"),
         ("**Action**: click[buy now]", "click[buy now]"),
         ('Action: "inventory"', "inventory"),

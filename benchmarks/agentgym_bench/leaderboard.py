@@ -193,8 +193,9 @@ def submit(
     paths = build_site(board)
     skipped = (f" ({len(check.skipped_real_time)} real-time episodes not replayable, skipped)"
                if check.skipped_real_time else "")  # fmt: skip
+    only_replayed = check.replayed_episodes - len(check.reproduced)
     how = (f"reproduced {len(check.reproduced)} of {check.episodes} episodes with the agent "
-           "itself, replayed the rest" if check.reproduced else "replayed")  # fmt: skip
+           f"itself, replayed {only_replayed}" if check.reproduced else "replayed")  # fmt: skip
     return True, (f"verified {check.replayed_episodes} episodes ({check.replayed_steps} steps, "
                   f"{check.errors} errors) of {run_dir}: {how}{skipped}; added as {folder}; "
                   f"board rebuilt: {paths['readme']}")  # fmt: skip

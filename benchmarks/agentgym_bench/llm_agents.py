@@ -430,10 +430,12 @@ def _server_root(base_url: str) -> str:
 
 
 class _ServerTokens:
-    """Counts tokens with the server's own tokenizer (``POST /tokenize``, which llama.cpp's
-    server and vLLM offer), remembering counts already asked for."""
+    """Counts tokens with the server's own tokenizer, remembering counts already asked for:
+    ``POST /tokenize`` (llama.cpp's server reads ``content``, vLLM ``prompt``) or
+    ``POST /extras/tokenize/count`` (llama-cpp-python's server reads ``input``)."""
 
     name = "server"
+    PATHS = ("/tokenize", "/extras/tokenize/count")
 
     def __init__(self, url: str, model: str, api_key: str, timeout: float) -> None:
         import httpx
@@ -444,11 +446,9 @@ class _ServerTokens:
         self._count = lru_cache(maxsize=65536)(self._ask)
 
     def _ask(self, text: str) -> int:
-        # llama.cpp reads "content", vLLM "prompt" (with "model"); each ignores the other's
-        answer = self._client.post(self.url, json={"content": text, "prompt": text,
-                                                   "model": self.model,
-                                                   "add_special": False,
-                                                   "add_special_tokens": False})  # fmt: skip
+        answer = self._client.post(self.url, json={
+            "content": text, "prompt": text, "input": text, "model": self.model,
+            "add_special": False, "add_special_tokens": False})  # fmt: skip
         answer.raise_for_status()
         body = answer.json()
         if isinstance(body.get("count"), int):
@@ -465,15 +465,22 @@ class _ServerTokens:
 
 def server_token_counter(base_url: str, model: str, api_key: str,
                          timeout: float) -> _ServerTokens | None:  # fmt: skip
-    """A token counter backed by the server's ``/tokenize``, or None when it has none (or
-    cannot be reached now)."""
-    counter = _ServerTokens(_server_root(base_url) + "/tokenize", model, api_key, timeout)
-    try:
-        if counter._count("Action: click[buy now]") > 0:
-            return counter
-    except Exception:  # no such endpoint, or no server: the caller falls back
-        return None
-    return None
+    """A token counter backed by the server's tokenizer endpoint, or None when it has none (or
+    cannot be reached now); found once per server and model, and shared."""
+    if (base_url, model) not in _COUNTERS:
+        _COUNTERS[(base_url, model)] = None
+        for path in _ServerTokens.PATHS:
+            counter = _ServerTokens(_server_root(base_url) + path, model, api_key, timeout)
+            try:
+                if counter._count("Action: click[buy now]") > 0:
+                    _COUNTERS[(base_url, model)] = counter
+                    break
+            except Exception:  # no such endpoint, or no server: try the next, then fall back
+                continue
+    return _COUNTERS[(base_url, model)]
+
+
+_COUNTERS: dict[tuple[str, str], _ServerTokens | None] = {}
 
 
 class _LocalTokens:

@@ -98,6 +98,21 @@ function el(tag, content, cls) {
   if (cls) node.className = cls;
   return node;
 }
+function turn(llm) {
+  // an LLM step's raw reply and the prompt it answered, folded (what to read when a parse fails)
+  const box = el('details', undefined, 'llm');
+  let head = 'model reply';
+  if (llm.finish_reason !== undefined) head += ' · finish_reason ' + text(llm.finish_reason);
+  if (llm.cut_off === true) head += ' · CUT OFF at max_tokens';
+  box.append(el('summary', head), el('pre', text(llm.reply)));
+  const messages = Array.isArray(llm.messages) ? llm.messages
+    : plain(llm.last_message) ? [llm.last_message] : [];
+  messages.forEach((m) => {
+    const message = plain(m) ? m : {content: m};
+    box.append(el('p', 'prompt · ' + text(message.role), 'note'), el('pre', text(message.content)));
+  });
+  return box;
+}
 function rows() {
   body.replaceChildren();
   EPISODES.forEach((e, i) => {
@@ -128,7 +143,9 @@ function show(i) {
     const action = el('p', `${n + 1}. ${text(s.action)} `, 'action');
     action.append(el('span', note, 'note'));
     const step = el('div', undefined, 'step');
-    step.append(action, el('pre', text(s.observation)));
+    step.append(action);
+    if (plain(s.llm)) step.append(turn(s.llm));
+    step.append(el('pre', text(s.observation)));
     out.push(step);
   });
   document.getElementById('steps').replaceChildren(...out);

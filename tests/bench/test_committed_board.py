@@ -1,7 +1,7 @@
 """The committed leaderboard (``leaderboards/``, built by ``scripts/main.sh``) still holds up
 under today's code: each submission's suite resolves here to the version and hash it recorded,
-its summary is what its episodes give, and the board rebuilds to the committed files. (The full
-replay of every episode is ``agentgym leaderboard submit``'s job: minutes per run.)"""
+its summary is what its episodes give, the board rebuilds to the committed files, and (slow)
+every submission replays in full, as ``agentgym leaderboard build --replay`` does."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from agentgym_bench.leaderboard_site import build_site
 from agentgym_bench.replay import Verification, _check_summary
 from agentgym_bench.suites import resolve
 
+from agentgym_envs.cli import main
 from agentgym_envs.registration import entry_for
 
 BOARD = Path(__file__).resolve().parents[2] / "leaderboards"
@@ -46,3 +47,16 @@ def test_committed_board_rebuilds_to_the_committed_files(tmp_path: Path) -> None
     build_site(tmp_path)
     for name in ("README.md", "index.html"):
         assert (tmp_path / name).read_text() == (BOARD / name).read_text(), name
+
+
+@pytest.mark.slow
+def test_every_committed_submission_replays(tmp_path: Path, capsys) -> None:
+    if not SUBMISSIONS:
+        pytest.skip("no committed submissions")
+    shutil.copytree(BOARD / "submissions", tmp_path / "submissions")
+    status = main(["leaderboard", "build", "--to", str(tmp_path), "--replay"])
+    out = capsys.readouterr().out
+    assert status == 0 and "replay failed" not in out and "not shown" not in out, out
+    assert out.count("replaying ") == len(SUBMISSIONS)
+    readme = (BOARD / "README.md").read_text()
+    assert "reproduced (" in readme and "| replayed |" in readme  # both kinds of row

@@ -134,7 +134,9 @@ HOSTILE = [
      "trajectory": {"observation": ["<b>12</b>"], "steps": [PWN.format(13), None]}},
     {"key": "four: a real score", "score": 0.25, "success": True, "length": PWN.format(14),
      "error": None, "rule_violations": {"no_harm": False},
-     "trajectory": {"observation": "o", "steps": [{"action": "a", "reward": PWN.format(15)}]}},
+     "trajectory": {"observation": "o", "steps": [{"action": "a", "reward": PWN.format(15),
+         "llm": {"reply": PWN.format(16), "finish_reason": PWN.format(17), "cut_off": True,
+                 "messages": [{"role": "user", "content": PWN.format(18)}, "<b>19</b>"]}}]}},
 ]  # fmt: skip
 
 
@@ -229,6 +231,7 @@ def test_hostile_records_render_as_text_in_chromium(hostile_run: Path) -> None:
     assert "(no trajectory: " + PWN.format(10) in two and "rules broken" not in two
     assert '["<b>12</b>"]' in three and PWN.format(13) in three and "2. null" in three
     assert "score 0.250" in four and "reward " + PWN.format(15) in four
+    assert "model reply · finish_reason " + PWN.format(17) + " · CUT OFF" in four  # folded
     assert "rules broken" not in four
 
 

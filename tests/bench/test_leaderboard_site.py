@@ -332,3 +332,28 @@ def test_path_efficiency_against_the_suites_oracle(tmp_path: Path) -> None:
     readme = Path(paths["readme"]).read_text()
     assert "Path efficiency (oracle steps / agent steps" in readme
     assert "greedy (quick@1): 0.75" in readme
+
+
+HOSTILE_NAME = ("<img src=x onerror=alert(1)> [win](javascript:alert(1)) **bold**\n"
+                "| forged | cell | $\\frac{1$ _hidden")  # fmt: skip
+
+
+def test_a_hostile_agent_name_is_text_in_every_renderer(tmp_path: Path) -> None:
+    _write_submission(tmp_path, "a-greedy", "greedy", verified=True, day=1)
+    run_file = tmp_path / "submissions" / "a-greedy" / "run.json"
+    run = json.loads(run_file.read_text())
+    run["agent"]["spec"] = HOSTILE_NAME
+    run["provenance"]["git_commit"] = "<script>alert(2)</script>"
+    run_file.write_text(json.dumps(run))
+    paths = build_site(tmp_path, check=False)  # plots: bad mathtext would raise here
+    assert len(paths["plots"]) == 4 and not paths["skipped"]
+    readme = paths["readme"].read_text()
+    row = next(line for line in readme.splitlines() if "onerror" in line)
+    assert row.startswith("| &lt;img src=x onerror=alert(1)&gt; \\[win\\](javascript:alert(1))")
+    assert "\\*\\*bold\\*\\*" in row and "\\| forged \\| cell \\|" in row  # one row, no cells
+    assert row.count(" | ") == len(row.split(" | ")) - 1  # (every real separator is ' | ')
+    assert "<img" not in readme and "<script>" not in readme
+    assert not re.search(r"(?<!\\)\]\(javascript:", readme)  # no link: its "]" is escaped
+    page = paths["html"].read_text()
+    assert "<img src=x" not in page and "<script>alert(2)" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page

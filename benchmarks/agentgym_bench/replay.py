@@ -62,10 +62,14 @@ from agentgym_bench.suites import (
     published_suite,
     resolve,
 )
+from agentgym_envs.core.episode import step_record
 
 #: Reasons kept per verification (the first ones; a tampered run usually fails everywhere).
 MAX_REASONS = 20
-STEP_FIELDS = ("action", "observation", "terminated", "truncated", "action_error")
+#: a step's fields the replay recomputes and compares (``admissible`` feeds the admissible-action
+#: rate, ``expert_action`` is the oracle's move: None for every agent but the oracle)
+STEP_FIELDS = ("action", "observation", "terminated", "truncated", "action_error", "admissible",
+               "expert_action")  # fmt: skip
 #: summary fields newer than the first runs: checked where a summary has them
 LATER_FIELDS = ("invalid_action_rate", "admissible_rate")
 SPEC_FIELDS = ("env_id", "difficulty", "split", "task_id", "seed", "max_steps")
@@ -318,9 +322,10 @@ def _replay(record: dict, envs: dict, expert: bool, check: Verification) -> None
                      f"changed since the run{hint})")  # fmt: skip
         return
     for index, step in enumerate(trajectory["steps"]):
+        before = info
         observation, reward, terminated, truncated, info = env.step(step["action"])
-        got = {"action": step["action"], "observation": observation, "terminated": terminated,
-               "truncated": truncated, "action_error": info.get("action_error")}  # fmt: skip
+        got = step_record(step["action"], observation, reward, terminated, truncated, info,
+                          before)  # fmt: skip
         if not _same_step(key, index, got, reward, step, check):
             return
     _check_outcome(record, info, check)

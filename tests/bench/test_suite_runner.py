@@ -216,6 +216,13 @@ def _tamper_action(records):
     return records
 
 
+def _tamper_admissible(records):
+    """A step's flag "in the env's admissible list" flipped (it feeds the admissible rate)."""
+    step = records[0]["trajectory"]["steps"][0]
+    step["admissible"] = not step["admissible"]
+    return records
+
+
 def _tamper_task(records):
     for record in records:
         if record["task_id"] == "toy-easy-test-00002":  # swapped for an easier-looking task
@@ -236,6 +243,7 @@ def _tamper_fields(records):
         (lambda records: records[:-1], "1 missing episode(s)"),
         (lambda records: [*records, records[0]], "1 duplicated episode(s)"),
         (_tamper_action, "step 0"),
+        (_tamper_admissible, "step 0 admissible differs"),
         (_tamper_task, "1 unexpected episode(s)"),
         (_tamper_fields, "its fields do not match its key"),
     ],

@@ -51,9 +51,10 @@ DPI = 100
 TITLE = "AgentGym leaderboard"
 HOW_MADE = (
     "Built from the submissions in `submissions/`: every row passed the verifier (the suite's "
-    "protocol, and every episode replayed); rows marked *reproduced* were also played again "
-    "by the verifier with the agent itself. See the README's section on the leaderboard for "
-    "what each proves."
+    "protocol, and every episode replayed but those of real-time tasks, which cannot replay "
+    "exactly and are counted in the notes); rows marked *reproduced (n of N)* had n episodes "
+    "played again by the verifier with the agent itself. See the README's section on the "
+    "leaderboard for what each proves."
 )
 
 

@@ -161,7 +161,8 @@ class ChatAgent(ABC):
                 "max_history_turns": formatter.max_history_turns,
                 "show_admissible": formatter.show_admissible,
                 "reasoning": formatter.reasoning,
-                "count_tokens": getattr(
+                "count_tokens": getattr(formatter.count_tokens, "name", None)
+                or getattr(
                     formatter.count_tokens, "__name__", type(formatter.count_tokens).__name__
                 ),
                 "system_template": formatter.system_template,

@@ -28,6 +28,7 @@ from agentgym_envs.miniwob.browser import (
     BrowserUnavailable,
     _browser_pids,
     kill_process,
+    launched_browser_pid,
 )
 from agentgym_envs.miniwob.page import (
     ANIMATION_TIMEOUT_MS,
@@ -391,8 +392,7 @@ class PageLoop:
                 return await self.browser.new_context()
             running = set(_browser_pids())
             context = await self.browser.new_context()
-            new = [pid for pid in _browser_pids() if pid not in running]
-            self.browser_pid = new[0] if len(new) == 1 else None
+            self.browser_pid = launched_browser_pid(running)
             return context
 
     def kill_browser(self) -> None:

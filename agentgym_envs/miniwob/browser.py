@@ -160,8 +160,7 @@ class SyncBrowser:
         except Exception:
             cls._stop(shared)
             raise
-        new = [pid for pid in _browser_pids() if pid not in running]
-        shared.browser_pid = new[0] if len(new) == 1 else None
+        shared.browser_pid = launched_browser_pid(running)
 
     @classmethod
     def release(cls, context: Any) -> None:
@@ -204,6 +203,23 @@ def kill_process(pid: int) -> None:
     """SIGKILL ``pid``; nothing if it is already gone."""
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
+
+
+def launched_browser_pid(before: set[int]) -> int | None:
+    """The main process of the Chromium launched since ``before`` (``_browser_pids()`` then):
+    the one new process whose parent is not new as well, since a child Chromium has just forked
+    carries its parent's command line until it execs (on a loaded machine, long enough to be
+    seen); None when that is not one process."""
+    new = [pid for pid in _browser_pids() if pid not in before]
+    roots = [pid for pid in new if _parent_pid(pid) not in new]
+    return roots[0] if len(roots) == 1 else None
+
+
+def _parent_pid(pid: int) -> int | None:
+    try:  # /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces and parentheses
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _browser_pids() -> list[int]:

@@ -75,17 +75,21 @@ def make(spec: str, env: gym.Env, options: dict[str, Any] | None = None) -> Any:
         from agentgym_bench.trained_agent import make_hf_agent
 
         return make_hf_agent(env, spec.removeprefix("hf:"), **options)
+    return custom_factory(spec)(env, **options)
+
+
+def custom_factory(spec: str) -> Any:
+    """The callable a ``package.module:callable`` spec names; ValueError when it names none."""
     module_name, _, attribute = spec.partition(":")
     if not attribute or not module_name:
         raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "
                          "openai:MODEL, hf:MODEL, run:PATH or package.module:callable")  # fmt: skip
     try:
-        factory = getattr(importlib.import_module(module_name), attribute)
+        return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
         raise ValueError(
             f"agent {spec!r}: cannot load {attribute} from {module_name}: {error}"
         ) from error
-    return factory(env, **options)
 
 
 #: the options of ``run:`` and ``hf:`` agents (``trained_agent.make_trained_agent``)
@@ -106,16 +110,7 @@ def option_names(spec: str) -> tuple[str, ...] | None:
         return _parameters(OpenAIChatAgent.__init__, skip=("self", "action_help", "model"))
     if spec.startswith(("run:", "hf:")):
         return TRAINED_OPTIONS
-    module_name, _, attribute = spec.partition(":")
-    if not attribute or not module_name:
-        raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILT_IN)}, "
-                         "openai:MODEL, hf:MODEL, run:PATH or package.module:callable")  # fmt: skip
-    try:
-        factory = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise ValueError(f"agent {spec!r}: cannot load {attribute} from {module_name}: "
-                         f"{error}") from error  # fmt: skip
-    return _parameters(factory, first=1)
+    return _parameters(custom_factory(spec), first=1)
 
 
 def _parameters(function: Any, skip: tuple[str, ...] = (), first: int = 0
@@ -190,6 +185,7 @@ __all__ = [
     "WebShopRuleAgent",
     "apply_prompt_settings",
     "check_options",
+    "custom_factory",
     "describe",
     "make",
     "option_names",

@@ -69,12 +69,24 @@ def test_reset_mask_resets_only_the_masked_envs(local_ray):
         env.close()
 
 
+def _wait_until_dead(actor) -> None:
+    """Until a call to ``actor`` fails because it died (at most a minute)."""
+    for _ in range(600):
+        try:
+            ray.get(actor.__ray_call__.remote(lambda _: None), timeout=10)
+        except ray.exceptions.RayActorError:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the killed actor still answers after a minute")
+
+
 def test_a_killed_actor_truncates_its_episodes_and_is_replaced(local_ray):
     env = RayVectorEnv(TOY, num_envs=4, num_actors=2)
     try:
         _, infos = env.reset(seed=0)
         env.step(_expert_actions(infos, 4))
         ray.kill(env.actors[0])  # its process dies mid-episode
+        _wait_until_dead(env.actors[0])  # (the kill is asynchronous: a step could beat it)
         obs, rewards, terminated, truncated, infos = env.step(["look"] * 4)
         assert truncated.tolist() == [True, True, False, False]
         assert "ray actor died" in infos["truncated_reason"][0]

@@ -54,7 +54,7 @@ def test_every_task_replays_exactly(tmp_path: Path, agent: str):
         exempt = set(NO_ORACLE) | set(PIXEL_SCORED)
         failed = [r["key"] for r in records if not r["success"] and r["task_id"] not in exempt]
         assert not failed, failed
-    check = verify_run(tmp_path / "run", progress=False)
+    check = verify_run(tmp_path / "run", progress=False, suite_file=tmp_path / "suite.yaml")
     assert check.verified, check.reasons
     skipped = {key.split("|")[3] for key in check.skipped_real_time}
     assert skipped == set(REAL_TIME_TASKS)

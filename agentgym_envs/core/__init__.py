@@ -1,4 +1,4 @@
-"""The env contract shared by every AgentGym environment (DESIGN.md §3)."""
+"""The env contract shared by every AgentGym environment (docs/ARCHITECTURE.md §3)."""
 
 from agentgym_envs.core.env import INFO_KEYS, TextEnv
 from agentgym_envs.core.spaces import clean_text, text_space

@@ -14,7 +14,7 @@ from filelock import FileLock
 
 
 def cache_home() -> Path:
-    """``$AGENTGYM_CACHE`` if set, else ``~/.cache/agentgym`` (DESIGN.md §4)."""
+    """``$AGENTGYM_CACHE`` if set, else ``~/.cache/agentgym`` (docs/ARCHITECTURE.md §4)."""
     base = os.environ.get("AGENTGYM_CACHE")
     return Path(base) if base else Path.home() / ".cache" / "agentgym"
 

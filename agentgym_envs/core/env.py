@@ -1,8 +1,8 @@
 """``TextEnv``: the Gymnasium side of every AgentGym environment.
 
 Subclasses say which tasks exist (``task_ids``) and how to build one (``make_task``); this class
-does the rest of the contract in DESIGN.md §3 once: seeding, task choice, the invalid-action path,
-the reward, and the info keys every env reports.
+does the rest of the contract (docs/ARCHITECTURE.md §3) once: seeding, task choice, the
+invalid-action path, the reward, and the info keys every env reports.
 """
 
 from __future__ import annotations

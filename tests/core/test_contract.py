@@ -1,4 +1,4 @@
-"""The env contract of DESIGN.md §3, checked on every registered env family."""
+"""The env contract of docs/ARCHITECTURE.md §3, checked on every registered env family."""
 
 from __future__ import annotations
 

@@ -15,12 +15,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from agentgym_bench.suites import SUITES_DIR
 from agentgym_envs.cli import UsageError
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import entry_for
-
-#: where the suite files are (read without importing the runner, which loads every env)
-SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ history budget), and the verifier must accept it as *replayed*."""
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
@@ -106,4 +105,3 @@ def test_a_run_against_a_real_server_can_be_read_back_and_verifies(server, tmp_p
     assert accepted, message
     readme = (tmp_path / "board" / "README.md").read_text()
     assert f"openai:{MODEL}" in readme and "| replayed |" in readme
-    print(json.dumps({"steps": len(steps), "first_reply": steps[0]["llm"]["reply"][:200]}))

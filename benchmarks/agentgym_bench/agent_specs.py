@@ -52,6 +52,17 @@ class WebShopRuleAgent:
 
 
 BUILT_IN = (*AGENTS, "webshop-rule")
+#: the agents that see the oracle (``info["expert_action"]``); every other agent's envs are
+#: made with ``expert=False``, so no agent can copy the oracle's moves (recorded in run.json as
+#: ``agent.sees_oracle`` and checked by the verifier)
+ORACLE_AGENTS = ("oracle",)
+
+
+def sees_oracle(agent: str) -> bool:
+    """True for the agents whose envs give the oracle's next action."""
+    return agent in ORACLE_AGENTS
+
+
 #: built-in agents that build no prompts, so prompt settings and variants do not reach them
 NO_PROMPTS = BUILT_IN
 
@@ -180,6 +191,7 @@ def describe(spec: str, agent: Any) -> dict[str, Any]:
 __all__ = [
     "BUILT_IN",
     "NO_PROMPTS",
+    "ORACLE_AGENTS",
     "SECRET_OPTIONS",
     "TRAINED_OPTIONS",
     "WebShopRuleAgent",
@@ -191,4 +203,5 @@ __all__ = [
     "option_names",
     "prompt_formatter",
     "public_options",
+    "sees_oracle",
 ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from agentgym_bench.run_folder import (
     VERIFICATION_FILE,
     read_bytes,
     read_json,
+    sha256,
 )
 from agentgym_bench.suite_runner import now
 from agentgym_bench.suites import SUITES_DIR
@@ -71,26 +73,27 @@ def identity(run: dict[str, Any]) -> dict[str, Any]:
     return {"spec": agent.get("spec"), "options": agent.get("options") or {}}
 
 
-def revisions(submissions: Path, base: str) -> list[Path]:
-    """The stored revisions of id ``base``, oldest first (``base``, ``base.r2``, ...)."""
-    found = []
+def _stored(submissions: Path) -> Iterator[tuple[str, int, Path]]:
+    """(id, revision number, path) of every name in ``submissions`` that is an id or one of its
+    revisions (staging folders and other names are left out)."""
     for path in submissions.iterdir() if submissions.is_dir() else []:
         match = _REVISION.fullmatch(path.name)
-        if match and match["id"] == base:
-            found.append((int(match["n"] or 1), path))
-    return [path for _, path in sorted(found)]
+        if match:
+            yield match["id"], int(match["n"] or 1), path
+
+
+def revisions(submissions: Path, base: str) -> list[Path]:
+    """The stored revisions of id ``base``, oldest first (``base``, ``base.r2``, ...)."""
+    return [path for _, _, path in sorted(s for s in _stored(submissions) if s[0] == base)]
 
 
 def newest_revisions(submissions: Path) -> list[Path]:
-    """The newest revision of every id in ``submissions``, in id order (staging folders and
-    names that are no id are left out)."""
+    """The newest revision (a folder, or a link the board then refuses) of every id in
+    ``submissions``, in id order."""
     newest: dict[str, tuple[int, Path]] = {}
-    for path in submissions.iterdir() if submissions.is_dir() else []:
-        match = _REVISION.fullmatch(path.name)
-        if match and (path.is_dir() or path.is_symlink()):
-            number = int(match["n"] or 1)
-            if number > newest.get(match["id"], (0, path))[0]:
-                newest[match["id"]] = (number, path)
+    for base, number, path in _stored(submissions):
+        if (path.is_dir() or path.is_symlink()) and number > newest.get(base, (0, path))[0]:
+            newest[base] = (number, path)
     return [newest[base][1] for base in sorted(newest)]
 
 
@@ -154,17 +157,11 @@ def store(check: Verification, board: Path, tag: str = "") -> Path:
         (staging / name).write_bytes(data)
     verdict = {**check.verdict(), "revision": revision, "self_made_suite": check.self_made_suite,
                "checked_at": now(),
-               "sha256": {n: _digest(d) for n, d in files.items()}}  # fmt: skip
+               "sha256": {n: sha256(d) for n, d in files.items()}}  # fmt: skip
     (staging / VERIFICATION_FILE).write_text(json.dumps(verdict, indent=2) + "\n",
                                              encoding="utf-8")  # fmt: skip
     staging.rename(folder)
     return folder
-
-
-def _digest(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
 
 
 def submit(

@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
-import json
 import math
 import re
 import warnings
@@ -103,15 +102,13 @@ def slug(text: str) -> str:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise InvalidSubmission(f"{path.name} is missing")
+    """``run_folder.read_json``, its refusal an ``InvalidSubmission``."""
+    from agentgym_bench.run_folder import RunFileError, read_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidSubmission(f"{path.name} is not valid JSON: {error}") from error
-    if not isinstance(data, dict):
-        raise InvalidSubmission(f"{path.name} is not a JSON object")
-    return data
+        return read_json(path)
+    except RunFileError as error:
+        raise InvalidSubmission(str(error)) from error
 
 
 def _number(value: Any, what: str) -> float:
@@ -163,28 +160,24 @@ def _text(mapping: dict[str, Any], key: str, what: str) -> str:
     return value
 
 
-def revalidate(folder: Path, published_only: bool = False) -> Any:
-    """The stored submission ``folder`` checked again (``replay.Verification``, without the
-    replay); InvalidSubmission when a file changed since its verdict, is malformed or breaks
-    the suite's protocol. ``published_only``: a self-made suite's submission is refused."""
+def revalidate(folder: Path, verdict: dict[str, Any], published_only: bool = False) -> Any:
+    """The stored submission ``folder``, whose ``verification.json`` says ``verdict``, checked
+    again (``replay.Verification``, without the replay); InvalidSubmission when a file changed
+    since its verdict, is malformed or breaks the suite's protocol. ``published_only``: a
+    self-made suite's submission is refused."""
     from agentgym_bench.replay import verify_run
     from agentgym_bench.run_folder import (
         GZ_EPISODES_FILE,
         RUN_FILE,
         SUITE_FILE,
         SUMMARY_FILE,
-        VERIFICATION_FILE,
         RunFileError,
-        read_json,
         sha256_file,
     )
 
     if folder.is_symlink():
         raise InvalidSubmission("the folder is a symbolic link")
     try:
-        verdict = read_json(folder / VERIFICATION_FILE)
-        if verdict.get("verified") is not True:
-            return None
         self_made = verdict.get("self_made_suite") is True
         if self_made and published_only:
             raise InvalidSubmission("a self-made suite's run: not shown on the project's board")
@@ -211,10 +204,13 @@ def load_submission(folder: Path, published_only: bool = False,
     verification = _read_json(folder / "verification.json")
     if verification.get("verified") is not True:
         return None
-    if check:
-        revalidate(folder, published_only)
-    run = _read_json(folder / "run.json")
-    summary = _read_json(folder / "summary.json")
+    if check:  # what the checks read is what is shown: nothing is read twice
+        source = revalidate(folder, verification, published_only).source
+        run, summary, records = source["run"], source["summary"], source["records"]
+    else:
+        run = _read_json(folder / "run.json")
+        summary = _read_json(folder / "summary.json")
+        records = _records(folder / "episodes.jsonl.gz")
     agent, suite = run.get("agent"), run.get("suite")
     if not isinstance(agent, dict) or not isinstance(suite, dict):
         raise InvalidSubmission("run.json needs 'agent' and 'suite' objects")
@@ -235,7 +231,7 @@ def load_submission(folder: Path, published_only: bool = False,
         method="reproduced" if isinstance(reproduced, int) and reproduced > 0 else "replayed",
         reproduced_episodes=reproduced if isinstance(reproduced, int) else 0,
     )
-    solved = _solved_steps(folder / "episodes.jsonl.gz")
+    solved = _solved_steps(records)
     rows = summary.get("rows")
     if not isinstance(rows, list) or not rows:
         raise InvalidSubmission("summary.json needs a non-empty 'rows' list")
@@ -281,16 +277,20 @@ def _count(value: Any, what: str) -> int:
     return value
 
 
-def _solved_steps(path: Path) -> dict[str, int]:
-    """Episode key -> length of each solved episode in a submission's episodes file."""
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The records of a submission's episodes file (none when it has no file)."""
     if not path.exists():
-        return {}
+        return []
     from agentgym_bench.run_folder import RunFileError, read_records
 
     try:
-        records = read_records(path)
+        return read_records(path)
     except RunFileError as error:
         raise InvalidSubmission(str(error)) from error
+
+
+def _solved_steps(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Episode key -> length of each solved episode among a submission's ``records``."""
     solved = {}
     for record in records:
         if record.get("success") and not record.get("error"):

@@ -310,8 +310,8 @@ class OpenAIChatAgent(ChatAgent):
             ) from error
         return self._content(reply)
 
-    @classmethod
-    def _content(cls, reply: Any) -> Reply:
+    @staticmethod
+    def _content(reply: Any) -> Reply:
         if isinstance(reply, str):  # some servers answer 200 with a non-JSON body
             raise AgentError(f"malformed reply: not a JSON object: {_one_line(reply, 80)!r}")
         choices = getattr(reply, "choices", None)
@@ -327,12 +327,11 @@ class OpenAIChatAgent(ChatAgent):
             raise AgentError(f"malformed reply: content is {type(content).__name__}, not text")
         if not content.strip():
             raise AgentError("empty reply: the model returned no text")
-        usage = getattr(reply, "usage", None)
+        usage, model = getattr(reply, "usage", None), getattr(reply, "model", None)
         return Reply(content, getattr(choice, "finish_reason", None),
                      _count(getattr(usage, "prompt_tokens", None)),
                      _count(getattr(usage, "completion_tokens", None)),
-                     getattr(reply, "model", None) if isinstance(getattr(reply, "model", None),
-                                                                 str) else None)  # fmt: skip
+                     model if isinstance(model, str) else None)  # fmt: skip
 
     # ---- batched play (``lockstep``: ``agentgym bench run --batch-size B``) --------------------
     @property

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentgym_bench.agent_specs import BUILT_IN, sees_oracle
 from agentgym_bench.rules import check_rules
 from agentgym_bench.run_folder import (
     RUN_FILE,
@@ -73,8 +74,8 @@ STEP_FIELDS = ("action", "observation", "terminated", "truncated", "action_error
 #: summary fields newer than the first runs: checked where a summary has them
 LATER_FIELDS = ("invalid_action_rate", "admissible_rate")
 SPEC_FIELDS = ("env_id", "difficulty", "split", "task_id", "seed", "max_steps")
-#: agents the verifier re-runs on every episode (cheap and exactly repeatable)
-ALWAYS_REPRODUCED = ("random", "oracle", "webshop-rule")
+#: agents the verifier re-runs on every episode: the built-in ones (cheap, exactly repeatable)
+ALWAYS_REPRODUCED = BUILT_IN
 #: agent prefixes the verifier can re-run when asked (local models, greedy decoding)
 REPRODUCIBLE = ("hf:", "run:")
 
@@ -100,8 +101,8 @@ class Verification:
     #: the run's suite is the verifier's own file, not a published suite
     self_made_suite: bool = False
     suite_file: str = ""  # the file the suite was resolved from
-    #: what was read and judged: run.json, summary.json, the episodes' text (a submission
-    #: stores these, not the files again, which could have changed since)
+    #: what was read and judged: run.json, summary.json, the episodes' text and records (a
+    #: submission stores these, not the files again, which could have changed since)
     source: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -141,7 +142,7 @@ def _load(run_dir: Path, check: Verification) -> tuple[dict, dict, list[dict]] |
     except RunFileError as error:
         check.reject(str(error))
         return None
-    check.source = {"run": run, "summary": summary, "episodes": text}
+    check.source = {"run": run, "summary": summary, "episodes": text, "records": records}
     agent, suite = run.get("agent"), run.get("suite")
     if not isinstance(agent, dict) or not isinstance(agent.get("spec"), str):
         check.reject(f"{RUN_FILE} has no agent.spec")
@@ -222,7 +223,7 @@ def _check_protocol(run: dict, records: list[dict], wanted: dict[str, EpisodeSpe
                     check: Verification) -> None:  # fmt: skip
     """Step limits, episode ends, the oracle's visibility and who played, record by record."""
     spec_name = run["agent"]["spec"]
-    oracle = spec_name in ("oracle",)
+    oracle = sees_oracle(spec_name)
     if run["agent"].get("sees_oracle") is not oracle:
         check.reject(f"{RUN_FILE}: agent.sees_oracle is {run['agent'].get('sees_oracle')!r}; "
                      f"{spec_name!r} must play with the oracle {'on' if oracle else 'off'} "
@@ -326,21 +327,22 @@ def _replay(record: dict, envs: dict, expert: bool, check: Verification) -> None
         observation, reward, terminated, truncated, info = env.step(step["action"])
         got = step_record(step["action"], observation, reward, terminated, truncated, info,
                           before)  # fmt: skip
-        if not _same_step(key, index, got, reward, step, check):
+        if not _same_step(key, index, got, step, check):
             return
     _check_outcome(record, info, check)
 
 
-def _same_step(key: str, index: int, got: dict, reward: Any, step: dict,
-               check: Verification) -> bool:  # fmt: skip
+def _same_step(key: str, index: int, got: dict, step: dict, check: Verification) -> bool:
+    """``got`` (a step record played here) against the run's ``step``, field by field."""
     for name in STEP_FIELDS:
         if got[name] != step.get(name):
             check.reject(f"{key}: step {index} {name} differs from the replay"
                          + (f" (the agent here chose {got[name]!r}, the run has "
                             f"{step.get(name)!r})" if name == "action" else ""))  # fmt: skip
             return False
-    if not _same_number(reward, step.get("reward")):
-        check.reject(f"{key}: step {index} reward {step.get('reward')} != replayed {reward}")
+    if not _same_number(got["reward"], step.get("reward")):
+        check.reject(f"{key}: step {index} reward {step.get('reward')} != replayed "
+                     f"{got['reward']}")  # fmt: skip
         return False
     check.replayed_steps += 1
     return True
@@ -378,7 +380,7 @@ def _reproduce(record: dict, spec: EpisodeSpec, player: Any, check: Verification
             check.reject(f"{key}: the agent here stopped after {len(mine)} steps, the run has "
                          f"{len(theirs)}")  # fmt: skip
             return
-        if not _same_step(key, index, mine[index], mine[index]["reward"], step, check):
+        if not _same_step(key, index, mine[index], step, check):
             return
     if len(mine) != len(theirs):
         check.reject(f"{key}: the agent here played {len(mine)} steps, the run has {len(theirs)}")
@@ -436,11 +438,12 @@ def _to_reproduce(run: dict, records: list[dict], reproduce: int | str | None,
     "all"); none for agents that cannot run here."""
     spec_name = run["agent"]["spec"]
     playable = [r["key"] for r in records if r["error"] is None and r["key"] not in real_time]
-    if spec_name in ALWAYS_REPRODUCED or reproduce == "all":
-        return set(playable) if spec_name in ALWAYS_REPRODUCED or spec_name.startswith(
-            REPRODUCIBLE) else set()  # fmt: skip
+    if spec_name in ALWAYS_REPRODUCED:
+        return set(playable)
     if not reproduce or not spec_name.startswith(REPRODUCIBLE) or not playable:
         return set()
+    if reproduce == "all":
+        return set(playable)
     count = min(int(reproduce), len(playable))
     return {playable[(i * len(playable)) // count] for i in range(count)}
 
@@ -489,7 +492,7 @@ def _play_back(run: dict, records: list[dict], wanted: dict[str, EpisodeSpec], s
     """Replay every played episode, and reproduce those ``_to_reproduce`` picks."""
     from tqdm.auto import tqdm
 
-    from agentgym_bench.suite_runner import EpisodePlayer, RunSettings, sees_oracle
+    from agentgym_bench.suite_runner import EpisodePlayer, RunSettings
 
     spec_name = run["agent"]["spec"]
     real_time = _real_time_keys(records)

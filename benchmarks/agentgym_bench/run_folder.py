@@ -149,9 +149,14 @@ def parse_records(text: str, where: str) -> list[dict[str, Any]]:
     return records
 
 
+def sha256(data: bytes) -> str:
+    """The hex SHA-256 of ``data`` (what a submission's verification records per file)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def sha256_file(path: Path) -> str:
-    """The SHA-256 of a regular file (what a submission's verification records per file)."""
-    return hashlib.sha256(read_bytes(path, MAX_EPISODES_BYTES)).hexdigest()
+    """The SHA-256 of a regular file, read as ``read_bytes`` reads it."""
+    return sha256(read_bytes(path, MAX_EPISODES_BYTES))
 
 
 #: an episode record's fields and the types they must have (``None`` allowed where listed)
@@ -219,5 +224,6 @@ __all__ = [
     "read_json",
     "read_records",
     "regular_file",
+    "sha256",
     "sha256_file",
 ]

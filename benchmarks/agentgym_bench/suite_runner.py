@@ -51,21 +51,12 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_bench.agent_specs import sees_oracle
 from agentgym_bench.provenance import provenance
 from agentgym_bench.run_folder import EPISODES_FILE, REPORT_FILE, RUN_FILE, SUMMARY_FILE
 from agentgym_bench.run_report import prompt_use, report_markdown
 from agentgym_bench.stats import ratings_summary, summarize
 from agentgym_bench.suites import EpisodeSpec, Resolved
-
-#: the agents that see the oracle (``info["expert_action"]``); every other agent's envs are
-#: made with ``expert=False``, so no agent can copy the oracle's moves (recorded in run.json as
-#: ``agent.sees_oracle`` and checked by the replay)
-ORACLE_AGENTS = ("oracle",)
-
-
-def sees_oracle(agent: str) -> bool:
-    """True for the agents whose envs give the oracle's next action."""
-    return agent in ORACLE_AGENTS
 
 
 class RunMismatch(ValueError):
@@ -726,13 +717,11 @@ def refresh_report(run_dir: Path) -> dict[str, Path]:
 
 
 __all__ = [
-    "ORACLE_AGENTS",
     "PromptVariantsRefused",
     "RunMismatch",
     "RunSettings",
     "read_episodes",
     "refuse_variants",
     "run_suite",
-    "sees_oracle",
     "write_summary",
 ]

@@ -9,9 +9,10 @@ import shutil
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from agentgym_bench.stats import RATINGS_FILE, ratings_summary
@@ -63,7 +64,9 @@ def test_bad_ratings_are_refused_with_the_reason(run_dir: Path) -> None:
     assert "Pick an episode" in write_page(run_dir).read_text()
 
 
-def test_a_person_reads_and_rates_an_episode_in_chromium(run_dir: Path) -> None:
+def _in_chromium(work: Callable[[Any], Any]) -> Any:
+    """``work(page)`` on a new page of headless Chromium (skipped without one), in a thread of
+    its own: an asyncio loop left by other tests would stop Playwright's sync API."""
     sync_api = pytest.importorskip("playwright.sync_api")
     from agentgym_envs.miniwob.browser import LAUNCH_FLAGS, BrowserUnavailable, find_chromium
 
@@ -71,36 +74,42 @@ def test_a_person_reads_and_rates_an_episode_in_chromium(run_dir: Path) -> None:
         executable = find_chromium()
     except BrowserUnavailable as error:
         pytest.skip(str(error))
-    server, url = serve(run_dir, 0)
-    first = read_episodes(run_dir)[0]
 
-    def rate() -> str:
-        # in its own thread: an asyncio loop left by other tests would stop the sync API
+    def run() -> Any:
         with sync_api.sync_playwright() as playwright:
             options = {"executable_path": executable, "args": list(LAUNCH_FLAGS)}
             browser = playwright.chromium.launch(headless=True, **options)
             try:
-                page = browser.new_page()
-                page.goto(url)
-                rows = page.locator("#list tbody tr")
-                assert rows.count() == 3
-                rows.filter(has_text=first["key"]).click()
-                steps = page.locator("#steps")
-                assert first["trajectory"]["steps"][0]["action"] in steps.inner_text()
-                page.select_option("#completion", "5")
-                page.select_option("#efficiency", "4")
-                page.select_option("#naturalness", "3")
-                page.select_option("#safety", "5")
-                page.fill("#comment", "took the shortest path")
-                page.click("#save")
-                page.wait_for_function("document.getElementById('saved').textContent !== ''")
-                return page.inner_text("#saved")
+                return work(browser.new_page())
             finally:
                 browser.close()
 
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result(timeout=120)
+
+
+def test_a_person_reads_and_rates_an_episode_in_chromium(run_dir: Path) -> None:
+    first = read_episodes(run_dir)[0]
+
+    def rate(page: Any) -> str:
+        page.goto(url)
+        rows = page.locator("#list tbody tr")
+        assert rows.count() == 3
+        rows.filter(has_text=first["key"]).click()
+        steps = page.locator("#steps")
+        assert first["trajectory"]["steps"][0]["action"] in steps.inner_text()
+        page.select_option("#completion", "5")
+        page.select_option("#efficiency", "4")
+        page.select_option("#naturalness", "3")
+        page.select_option("#safety", "5")
+        page.fill("#comment", "took the shortest path")
+        page.click("#save")
+        page.wait_for_function("document.getElementById('saved').textContent !== ''")
+        return page.inner_text("#saved")
+
+    server, url = serve(run_dir, 0)
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            assert pool.submit(rate).result(timeout=120) == "Saved."
+        assert _in_chromium(rate) == "Saved."
     finally:
         server.shutdown()
     (saved,) = [json.loads(line) for line in (run_dir / RATINGS_FILE).read_text().splitlines()]
@@ -177,42 +186,27 @@ def test_the_title_is_escaped_and_run_json_values_may_be_anything(hostile_run: P
 
 
 def test_hostile_records_render_as_text_in_chromium(hostile_run: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from agentgym_envs.miniwob.browser import LAUNCH_FLAGS, BrowserUnavailable, find_chromium
-
-    try:
-        executable = find_chromium()
-    except BrowserUnavailable as error:
-        pytest.skip(str(error))
     page_file = write_page(hostile_run)
 
-    def read() -> dict:
-        with sync_api.sync_playwright() as playwright:
-            options = {"executable_path": executable, "args": list(LAUNCH_FLAGS)}
-            browser = playwright.chromium.launch(headless=True, **options)
-            try:
-                page = browser.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                page.goto(page_file.as_uri())
-                seen = {"title": page.title(), "h1": page.inner_text("h1"), "steps": []}
-                rows = page.locator("#list tbody tr")
-                seen["rows"] = [rows.nth(n).inner_text() for n in range(rows.count())]
-                for n in range(rows.count()):
-                    rows.nth(n).click()
-                    seen["steps"].append(page.inner_text("#steps"))
-                for header in ("score", "steps"):  # sorting mixed values must not throw
-                    page.locator("#list th", has_text=header).click()
-                seen["rows_sorted"] = page.locator("#list tbody tr").count()
-                seen["pwned"] = page.evaluate("typeof window.__pwned")
-                seen["images"] = page.evaluate("document.images.length")
-                seen["errors"] = errors
-                return seen
-            finally:
-                browser.close()
+    def read(page: Any) -> dict:
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(page_file.as_uri())
+        seen = {"title": page.title(), "h1": page.inner_text("h1"), "steps": []}
+        rows = page.locator("#list tbody tr")
+        seen["rows"] = [rows.nth(n).inner_text() for n in range(rows.count())]
+        for n in range(rows.count()):
+            rows.nth(n).click()
+            seen["steps"].append(page.inner_text("#steps"))
+        for header in ("score", "steps"):  # sorting mixed values must not throw
+            page.locator("#list th", has_text=header).click()
+        seen["rows_sorted"] = page.locator("#list tbody tr").count()
+        seen["pwned"] = page.evaluate("typeof window.__pwned")
+        seen["images"] = page.evaluate("document.images.length")
+        seen["errors"] = errors
+        return seen
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        seen = pool.submit(read).result(timeout=120)
+    seen = _in_chromium(read)
     assert seen["pwned"] == "undefined" and seen["images"] == 0 and seen["errors"] == []
     assert seen["title"] == html.unescape(page_html(hostile_run).split("<title>")[1].split("<")[0])
     assert "<script>window.__pwned='spec'</script> on " + PWN.format("'name'") in seen["h1"]

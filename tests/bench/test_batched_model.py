@@ -112,3 +112,25 @@ def test_a_batched_model_run_replays(tiny_model, suite, tmp_path):
     records = read_episodes(out)
     assert len(records) == 24 and all(r["error"] is None for r in records)
     assert verify_run(out, progress=False, suite_file=suite.file).verified
+    # each step keeps the model's raw reply and token counts, batched as one at a time
+    steps = [s for r in records for s in r["trajectory"]["steps"]]
+    for step in steps:
+        llm = step["llm"]
+        assert isinstance(llm["reply"], str) and llm["prompt_tokens"] > 0
+        assert 0 < llm["completion_tokens"] <= 6
+        assert llm["finish_reason"] in ("stop", "length")
+        assert llm.get("cut_off", False) == (llm["finish_reason"] == "length")
+    assert any(s["llm"]["finish_reason"] == "length" for s in steps)  # 6 tokens cut some off
+
+
+def test_a_local_tokenizer_counts_an_openai_agents_prompt(tiny_model):
+    from agentgym_bench.llm_agents import local_token_counter
+    from transformers import AutoTokenizer
+
+    counter = local_token_counter(str(tiny_model))
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    text = "Observation: You are in the hallway.\nAction: go to red room"
+    assert counter(text) == len(tokenizer(text, add_special_tokens=False)["input_ids"]) > 3
+    assert counter.name == f"tokenizer:{tiny_model}"
+    with pytest.raises(ValueError, match="a local tokenizer folder"):
+        local_token_counter(str(tiny_model / "no-such-folder"))

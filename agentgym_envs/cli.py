@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import agentgym_envs
+from agentgym_envs.core.episode import LiveEpisode
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import EnvEntry, entry_for, one_per_family
 
@@ -140,32 +141,29 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 class PlaySession:
-    """One terminal player: the episode so far (steps, return) and what to show."""
+    """One terminal player: the episode so far (a ``LiveEpisode``) and what to show."""
 
     def __init__(self, entry: EnvEntry, env: Any, seed: int | None) -> None:
         self.entry, self.env, self.seed = entry, env, seed
-        self.observation, self.info = "", {}
-        self.steps, self.total, self.over = 0, 0.0, False
 
     def reset(self, options: dict[str, Any] | None = None) -> None:
-        self.observation, self.info = self.env.reset(seed=self.seed, options=options)
-        self.steps, self.total, self.over = 0, 0.0, False
+        self.live = LiveEpisode(self.env, self.seed, options=options)
 
     def show_start(self) -> None:
-        info = self.info
+        info = self.live.info
         print(f"[{self.entry.id}  task {info['task_id']}  {info['difficulty']}/{info['split']}  "
               f"limit {self.entry.max_episode_steps} steps]")  # fmt: skip
-        print(self.observation)
+        print(self.live.observation)
 
     def command(self, line: str) -> None:
         if line == ":help":
             print(PLAY_HELP)
         elif line == ":actions":
-            print("\n".join(self.info["admissible_actions"]) or "(none listed)")
+            print("\n".join(self.live.info["admissible_actions"]) or "(none listed)")
             if forms := getattr(self.env.unwrapped, "action_help", ""):
                 print(f"action forms: {forms}")
         elif line == ":hint":
-            print(self.info["expert_action"] or "(no hint)")
+            print(self.live.info["expert_action"] or "(no hint)")
         elif line == ":reset":
             self.seed = None if self.seed is None else self.seed + 1
             self.reset()
@@ -174,22 +172,22 @@ class PlaySession:
             print(f"unknown command {line!r}; the commands are {', '.join(PLAY_COMMANDS[:-1])}")
 
     def act(self, action: str) -> None:
-        if self.over:
+        live = self.live
+        if live.done:
             print("the episode is over: :reset starts a new one, :quit leaves")
             return
-        self.observation, reward, terminated, truncated, self.info = self.env.step(action)
-        self.steps += 1
-        self.total += reward
-        print(self.observation)
-        print(f"[step {self.steps}/{self.entry.max_episode_steps}  reward {reward:+.3f}  "
-              f"return {self.total:.3f}]")  # fmt: skip
-        if terminated or truncated:
-            self.over = True
-            if terminated:
-                ended = "success" if self.info["success"] else "failure"
+        live.apply(action)
+        episode, info = live.trajectory, live.info
+        step = episode.steps[-1]
+        print(live.observation)
+        print(f"[step {episode.length}/{self.entry.max_episode_steps}  "
+              f"reward {step['reward']:+.3f}  return {episode.episode_return:.3f}]")  # fmt: skip
+        if live.done:
+            if step["terminated"]:
+                ended = "success" if info["success"] else "failure"
             else:
-                ended = f"truncated: {self.info.get('truncated_reason', 'step limit reached')}"
-            print(f"[episode over: {ended}; score {self.info['score']:.3f}] :reset or :quit")
+                ended = f"truncated: {info.get('truncated_reason', 'step limit reached')}"
+            print(f"[episode over: {ended}; score {info['score']:.3f}] :reset or :quit")
 
 
 def check_targets(env_ids: Sequence[str], every_id: bool) -> list[tuple[EnvEntry, str]]:
@@ -214,11 +212,10 @@ def check_one(entry: EnvEntry, difficulty: str) -> str:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             check_env(env.unwrapped, skip_render_check=True)
-        _, info = env.reset(seed=0)
-        steps, done = 0, False
-        while not done and info["expert_action"] is not None:
-            _, _, terminated, truncated, info = env.step(info["expert_action"])
-            steps, done = steps + 1, terminated or truncated
+        live = LiveEpisode(env, seed=0)
+        while not live.done:  # the oracle plays until the end or it has no move (None)
+            live.apply(live.info["expert_action"])
+        info, steps = live.info, live.trajectory.length
         if steps == 0:
             notes = [f"no oracle for task {info['task_id']}"]
         elif not info["success"]:

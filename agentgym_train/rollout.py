@@ -315,6 +315,7 @@ class RolloutCollector(PolicyTurns):
         done: dict[int, Episode] = {}
         slots = [Slot(i) for i in range(self.envs.num_envs)]
         self.policy.eval()
+        # not LiveEpisode: one VectorEnv steps every slot in lock-step (records: step_record)
         while pending or any(s.job is not None for s in slots):
             starting = []
             for slot in slots:
@@ -435,10 +436,12 @@ def make_rollout_envs(
     backend = resolve_backend(rollout.backend, rollout.env_id)
     if backend == "ray":
         try:
-            from agentgym_ray import RayVectorEnv
+            import ray  # noqa: F401  (RayVectorEnv imports it only when made)
         except ImportError as error:
             raise ImportError("rollout.backend=ray needs the ray extra: "
                               "pip install -e '.[ray]'") from error  # fmt: skip
+        from agentgym_envs.core.ray_vector import RayVectorEnv
+
         return RayVectorEnv(
             rollout.env_id, num_envs, num_actors=rollout.ray_actors or None,
             env_kwargs=env_kwargs, ray_address=rollout.ray_address,

@@ -23,6 +23,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_envs.core.episode import LiveEpisode
 from agentgym_envs.wrappers import AdmissibleOnly
 from agentgym_envs.wrappers.prompt import PromptFormatter, parse_action
 
@@ -107,25 +108,21 @@ class EnvRollout:
         return out
 
     def _play(self, seed: int, model, tokenizer, temperature: float) -> dict[str, Any]:
-        env = self.env
-        observation, info = env.reset(seed=seed)
-        prompt_ids = tokenizer(self.first_prompt(observation, info))["input_ids"]
+        live = LiveEpisode(self.env, seed, max_steps=self.max_turns)
+        prompt_ids = tokenizer(self.first_prompt(live.observation, live.info))["input_ids"]
         completion: list[int] = []
         logprobs: list[float] = []
         mask: list[int] = []
-        total, done, turns = 0.0, False, 0
-        while not done and turns < self.max_turns:
+        while not live.done:
             ids, token_logprobs = self._generate(model, tokenizer, prompt_ids + completion,
                                                  temperature)  # fmt: skip
             completion += ids
             logprobs += token_logprobs
             mask += [1] * len(ids)
             text = tokenizer.decode(ids, skip_special_tokens=True).split(TURN_END)[0]
-            observation, reward, terminated, truncated, info = env.step(parse_action(text))
-            total += float(reward)
-            done, turns = terminated or truncated, turns + 1
-            if not done and turns < self.max_turns:
-                feedback = tokenizer(TURN_END + "\n" + self._turn(observation, info),
+            live.apply(parse_action(text))
+            if not live.done:
+                feedback = tokenizer(TURN_END + "\n" + self._turn(live.observation, live.info),
                                      add_special_tokens=False)["input_ids"]  # fmt: skip
                 completion += feedback
                 logprobs += [0.0] * len(feedback)
@@ -135,8 +132,8 @@ class EnvRollout:
             "completion_ids": completion,
             "logprobs": logprobs,
             "env_mask": mask,
-            "env_return": total,
-            "env_success": float(bool(info.get("success", False))),
+            "env_return": float(live.trajectory.episode_return),
+            "env_success": float(bool(live.info.get("success", False))),
         }
 
     def _generate(self, model, tokenizer, ids: list[int], temperature: float):

@@ -18,6 +18,8 @@ from typing import Any
 
 from gymnasium.vector import AutoresetMode
 
+from agentgym_envs.core.vector import AutoresetSlot
+
 
 def text_env_worker(
     index: int,
@@ -34,7 +36,7 @@ def text_env_worker(
     env = env_fn()
     parent_pipe.close()
     observation: Any = None
-    ended = False  # the last step ended the episode: NEXT_STEP resets at the next step
+    slot = AutoresetSlot(env, autoreset_mode)
     try:
         while True:
             command, data = pipe.recv()
@@ -43,15 +45,13 @@ def text_env_worker(
                 semaphore.acquire()
             try:
                 if command == "reset":
-                    observation, info = env.reset(**data)
-                    ended = False
+                    observation, info = slot.reset(**data)
                     result: Any = (observation, info)
                 elif command == "reset-noop":
                     result = (observation, {})
                 elif command == "step":
-                    result = _step(env, data, autoreset_mode, ended)
+                    result = slot.step(data)
                     observation = result[0]
-                    ended = bool(result[2] or result[3])
                 elif command == "close":
                     pipe.send((None, True))
                     break
@@ -80,22 +80,6 @@ def text_env_worker(
         pipe.send((None, False))
     finally:
         env.close()
-
-
-def _step(env: Any, action: Any, mode: AutoresetMode, ended: bool) -> tuple:
-    """One step under the vector env's autoreset mode (Gymnasium's semantics)."""
-    if mode == AutoresetMode.NEXT_STEP and ended:
-        observation, info = env.reset()
-        return observation, 0.0, False, False, info
-    if mode == AutoresetMode.DISABLED and ended:
-        raise RuntimeError("stepped an env whose episode ended, with autoreset disabled: "
-                           "reset it first (options={'reset_mask': ...})")  # fmt: skip
-    observation, reward, terminated, truncated, info = env.step(action)
-    if mode == AutoresetMode.SAME_STEP and (terminated or truncated):
-        final = {"final_obs": observation, "final_info": info}
-        observation, reset_info = env.reset()
-        info = {**final, **reset_info}
-    return observation, reward, terminated, truncated, info
 
 
 def _call(env: Any, name: str, args: tuple, kwargs: dict) -> Any:

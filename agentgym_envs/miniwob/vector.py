@@ -38,6 +38,7 @@ from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 from gymnasium.wrappers import TimeLimit
 
 from agentgym_envs.core import vector_seeds
+from agentgym_envs.core.vector import AutoresetSlot
 from agentgym_envs.miniwob.async_page import LoopPage, PageLoop
 from agentgym_envs.miniwob.env import MiniWoBEnv
 from agentgym_envs.miniwob.page import STEP_TIMEOUT_S
@@ -88,6 +89,7 @@ class MiniWoBVectorEnv(VectorEnv):
         self.max_episode_steps = max_episode_steps or MAX_STEPS[first.difficulty]
         #: The sub-envs, each in the ``TimeLimit`` that ``gymnasium.make`` would add.
         self.envs = [TimeLimit(env, self.max_episode_steps) for env in envs]
+        self._slots = [AutoresetSlot(env, self.autoreset_mode) for env in self.envs]
         self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = None
         self.single_observation_space = first.observation_space
@@ -96,7 +98,6 @@ class MiniWoBVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = create_empty_array(self.single_observation_space, num_envs)
         self._last: list[Any] = [None] * num_envs  # each env's latest observation
-        self._ended = np.zeros(num_envs, dtype=bool)  # ended at the last step: NEXT_STEP resets
         self._pool = concurrent.futures.ThreadPoolExecutor(
             num_envs, thread_name_prefix="miniwob-vector"
         )
@@ -119,12 +120,11 @@ class MiniWoBVectorEnv(VectorEnv):
         indices = [i for i in range(self.num_envs) if mask[i]]
 
         def reset_one(i: int) -> tuple[Any, dict[str, Any]]:
-            return self.envs[i].reset(seed=seeds[i], options=options or None)
+            return self._slots[i].reset(seed=seeds[i], options=options or None)
 
         infos: dict[str, Any] = {}
         for i, (observation, info) in zip(indices, self._map(reset_one, indices), strict=True):
             self._last[i] = observation
-            self._ended[i] = False
             infos = self._add_info(infos, info, i)
         return self._batch(), infos
 
@@ -138,13 +138,10 @@ class MiniWoBVectorEnv(VectorEnv):
         terminated = np.zeros(self.num_envs, dtype=bool)
         truncated = np.zeros(self.num_envs, dtype=bool)
         infos: dict[str, Any] = {}
-        results = self._map(lambda i: self._step_one(i, actions[i]), range(self.num_envs))
-        for i, (observation, reward, term, trunc, info, final) in enumerate(results):
+        results = self._map(lambda i: self._slots[i].step(actions[i]), range(self.num_envs))
+        for i, (observation, reward, term, trunc, info) in enumerate(results):
             self._last[i] = observation
             rewards[i], terminated[i], truncated[i] = reward, term, trunc
-            self._ended[i] = term or trunc
-            if final is not None:
-                infos = self._add_info(infos, final, i)
             infos = self._add_info(infos, info, i)
         return self._batch(), rewards, terminated, truncated, infos
 
@@ -174,20 +171,6 @@ class MiniWoBVectorEnv(VectorEnv):
         await asyncio.to_thread(self.close)
 
     # ---- internals -------------------------------------------------------------------------
-    def _step_one(self, i: int, action: Any) -> tuple[Any, float, bool, bool, dict, dict | None]:
-        """Env ``i``'s part of a step under the autoreset mode: its result, and for SAME_STEP the
-        ended episode's ``{"final_obs", "final_info"}``."""
-        env = self.envs[i]
-        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._ended[i]:
-            observation, info = env.reset()
-            return observation, 0.0, False, False, info, None
-        observation, reward, term, trunc, info = env.step(action)
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and (term or trunc):
-            final = {"final_obs": observation, "final_info": info}
-            observation, info = env.reset()
-            return observation, float(reward), term, trunc, info, final
-        return observation, float(reward), term, trunc, info, None
-
     def _map(self, call: Callable[[int], Any], indices: Sequence[int]) -> list[Any]:
         """``call(i)`` for each index, concurrently (each env in its own thread)."""
         if len(indices) == 1:

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from transformers import get_cosine_with_min_lr_schedule_with_warmup
 
+from agentgym_envs.core.records import EpisodeRecord, played_record, records_text
 from agentgym_train import algorithms
 from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
 from agentgym_train.config import TrainConfig, save_config, to_dict
@@ -242,7 +243,7 @@ class Trainer:
         benchmark results (``agentgym_bench.stats.summarize`` reads them)."""
         cfg = self.config
         results: dict[str, float] = {}
-        records: list[dict[str, Any]] = []
+        records: list[EpisodeRecord] = []
         kwargs = self.curriculum.env_kwargs()
         for split in splits or self.eval_splits:
             collector = RolloutCollector(
@@ -264,16 +265,15 @@ class Trainer:
         if self.parallel.is_main:
             folder = self.run_dir / "evaluations" / f"update_{self.state['update']:06d}"
             folder.mkdir(parents=True, exist_ok=True)
-            lines = "".join(json.dumps(record) + "\n" for record in records)
-            (folder / "episodes.jsonl").write_text(lines, encoding="utf-8")
+            (folder / "episodes.jsonl").write_text(records_text(records), encoding="utf-8")
         return results
 
-    def _result_record(self, episode: Episode) -> dict[str, Any]:
+    def _result_record(self, episode: Episode) -> EpisodeRecord:
         """An evaluation episode as the benchmark runner records one."""
         trajectory = episode.trajectory
         assert trajectory is not None  # evaluation collectors record
         rollout = self.config.rollout
-        return {
+        place = {
             "env_id": trajectory.env_id,
             "difficulty": trajectory.difficulty,
             "split": trajectory.split,
@@ -281,20 +281,14 @@ class Trainer:
             "seed": trajectory.seed,
             "max_steps": rollout.max_turns,
             "key": trajectory.key,
-            "score": trajectory.score,
-            "success": trajectory.success,
-            "length": trajectory.length,
-            "invalid_actions": trajectory.invalid_actions,
-            "complete": trajectory.complete,
-            "error": None,
-            "agent": {
-                "spec": f"run:{self.run_dir}",
-                "update": self.state["update"],
-                "temperature": self.config.evaluation.temperature,
-                "action_mode": rollout.action_mode,
-            },
-            "trajectory": trajectory.to_record(),
         }
+        agent = {
+            "spec": f"run:{self.run_dir}",
+            "update": self.state["update"],
+            "temperature": self.config.evaluation.temperature,
+            "action_mode": rollout.action_mode,
+        }
+        return played_record(place, trajectory, agent)
 
     def _evaluate_and_maybe_rollback(self) -> None:
         cfg = self.config.evaluation

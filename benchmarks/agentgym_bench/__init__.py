@@ -1,5 +1,6 @@
-"""The benchmark runner: suites of envs × agents → results, reports and plots."""
+"""Benchmarks: suites played by agents into run folders, verified, and a leaderboard.
 
-from agentgym_bench.runner import EpisodeResult, installed_env_ids, run_benchmark, run_episode
-
-__all__ = ["EpisodeResult", "installed_env_ids", "run_benchmark", "run_episode"]
+``suites`` resolves a suite; ``suite_runner.run_suite`` plays it (``scheduler``, ``player``)
+into a ``run_folder.RunDir``; ``replay.verify_run`` judges a run; ``leaderboard`` stores verified
+runs and ``site`` builds the board (docs/ARCHITECTURE.md §6).
+"""

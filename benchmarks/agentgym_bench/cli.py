@@ -1,7 +1,7 @@
 """``agentgym bench`` and ``agentgym leaderboard``: benchmark runs and the verified leaderboard.
 
 - ``bench run``: one agent on a suite (``benchmarks/suites``), resumable, in worker processes.
-- ``bench baselines``: random vs oracle on the installed envs, a quick sanity report.
+- ``bench baselines``: random vs oracle (or other agents) on a suite, side by side.
 - ``leaderboard submit RUN_DIR``: replay the run; if it verifies, add it to the board.
 - ``leaderboard build``: rebuild the board's README.md and index.html from its submissions.
 
@@ -17,44 +17,66 @@ from typing import Any
 
 from agentgym_bench.suites import SUITES_DIR
 from agentgym_envs.cli import UsageError
-from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
 from agentgym_envs.registration import entry_for
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from agentgym_bench.report import write_report
-    from agentgym_bench.runner import installed_env_ids, run_benchmark
-    from agentgym_envs.agents import make_agent
+def cmd_baselines(args: argparse.Namespace) -> int:
+    """Every ``--agents`` agent on one suite, each into its own run folder, and one table."""
+    import json
 
+    from agentgym_bench.run_report import comparison_markdown
+    from agentgym_bench.site import slug
+    from agentgym_bench.suite_runner import RunSettings, run_suite
+
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     for agent in args.agents:  # fail now, not after the progress bar started
-        make_agent(agent)
-    if args.episodes < 1:
-        raise UsageError(f"--episodes must be at least 1, got {args.episodes}")
-    if args.envs:
-        entries = [entry_for(env_id) for env_id in args.envs]
-        skipped = {
-            e.id: f"missing {', '.join(e.missing())} ({e.install_hint()})"
-            for e in entries
-            if e.missing()
-        }
-        env_ids = [e.id for e in entries if e.id not in skipped]
-    else:
-        env_ids, skipped = installed_env_ids()
-    for env_id, why in skipped.items():
-        print(f"skipping {env_id}: {why}")
-    cells = [
-        (env_id, d)
-        for env_id in env_ids
-        for d in args.difficulties
-        if d in entry_for(env_id).difficulties
-    ]
-    if not cells:
-        raise UsageError("nothing to run: no installed env takes the chosen --difficulties")
-    results = run_benchmark(cells, args.agents, args.splits, args.episodes, seed=args.seed)
-    paths = write_report(results, Path(args.out), skipped)
-    print(paths["report"].read_text())
-    print("Wrote " + ", ".join(str(p) for p in paths.values()))
+        _check_agent(agent)
+    suite = _resolve_suite(args.suite, args.env)
+    out = Path(args.out or f"runs/baselines/{suite.name}")
+    summaries = {}
+    for agent in args.agents:
+        paths = run_suite(suite, RunSettings(agent, workers=args.workers), out / slug(agent))
+        summaries[agent] = json.loads(paths["summary"].read_text(encoding="utf-8"))
+    rows = [{**row, "agent": agent} for agent, s in summaries.items() for row in s["rows"]]
+    (out / "summary.json").write_text(json.dumps({"suite": suite.describe(), "rows": rows},
+                                                 indent=2) + "\n", encoding="utf-8")  # fmt: skip
+    report = comparison_markdown(suite.name, suite.version, rows)
+    (out / "report.md").write_text(report, encoding="utf-8")
+    print(report)
+    print(f"Wrote {out / 'report.md'}, {out / 'summary.json'} and a run folder per agent "
+          f"({', '.join(slug(a) for a in args.agents)}): submit one with agentgym leaderboard "
+          "submit")  # fmt: skip
     return 0
+
+
+def _check_agent(spec: str) -> None:
+    """A one-line error for an agent name that is neither built in nor a known form."""
+    from agentgym_bench import agent_specs
+
+    if ":" not in spec and spec not in agent_specs.BUILT_IN:
+        from agentgym_envs.registration import did_you_mean
+
+        raise UsageError(f"unknown agent {spec!r}{did_you_mean(spec, agent_specs.BUILT_IN)}; "
+                         "or openai:MODEL, hf:MODEL, run:PATH, or "
+                         "package.module:callable")  # fmt: skip
+
+
+def _resolve_suite(name: str, env_ids: list[str] | None) -> Any:
+    """The suite ``name`` on ``env_ids`` (all its envs when None), skipped envs said."""
+    from agentgym_bench.suites import SuiteError, resolve
+
+    for env_id in env_ids or []:
+        entry_for(env_id)  # a typo fails now, with a suggestion
+    try:
+        suite = resolve(name, env_ids=env_ids)
+    except SuiteError as error:
+        raise UsageError(str(error)) from error
+    for env_id, why in suite.skipped.items():
+        print(f"skipping {env_id}: {why}")
+    if not suite.episodes:
+        raise UsageError(f"suite {suite.name}: no episodes on the installed envs")
+    return suite
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -79,34 +101,19 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
         refuse_variants,
         run_suite,
     )
-    from agentgym_bench.suites import SuiteError, resolve
 
     if args.workers < 1 or args.episode_timeout <= 0:
         raise UsageError("--workers must be at least 1 and --episode-timeout positive")
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     spec = args.agent
-    if ":" not in spec and spec not in agent_specs.BUILT_IN:
-        from agentgym_envs.registration import did_you_mean
-
-        raise UsageError(f"unknown agent {spec!r}{did_you_mean(spec, agent_specs.BUILT_IN)}; "
-                         "or openai:MODEL, hf:MODEL, run:PATH, or "
-                         "package.module:callable")  # fmt: skip
-    for env_id in args.env or []:
-        entry_for(env_id)  # a typo fails now, with a suggestion
-    try:
-        suite = resolve(args.suite, env_ids=args.env)
-    except SuiteError as error:
-        raise UsageError(str(error)) from error
-    for env_id, why in suite.skipped.items():
-        print(f"skipping {env_id}: {why}")
-    if not suite.episodes:
-        raise UsageError(f"suite {suite.name}: no episodes on the installed envs")
+    _check_agent(spec)
+    suite = _resolve_suite(args.suite, args.env)
     try:
         refuse_variants(suite, spec)
     except PromptVariantsRefused as error:
         raise UsageError(str(error)) from error
-    from agentgym_bench.leaderboard_site import slug
+    from agentgym_bench.site import slug
 
     out = Path(args.out or f"runs/{suite.name}/{slug(spec)}")
     options = _parse_options(args.agent_option)
@@ -132,9 +139,9 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
 
 def _all_errors(episodes: Path) -> int:
     """1 (and why) when every episode of the run errored: nothing was measured."""
-    from agentgym_bench.suite_runner import read_episodes
+    from agentgym_bench.run_folder import RunDir
 
-    records = read_episodes(episodes.parent)
+    records = RunDir(episodes.parent).records()
     if records and all(r.get("error") for r in records):
         reasons = sorted({str(r["error"]) for r in records})
         print(f"every episode ({len(records)}) ended in an error, e.g. {reasons[0]}: fix the "
@@ -199,40 +206,19 @@ def add_bench_command(sub: Any) -> None:
                    "run.json then keeps the earlier ones under agent.earlier_options)")  # fmt: skip
     p.set_defaults(func=cmd_bench_run)
 
-    p = commands.add_parser("baselines", help="random vs oracle on the installed envs, a report")
-    p.add_argument(
-        "--envs", nargs="*", default=None, help="env ids (default: one id per installed env family)"
-    )
-    p.add_argument(
-        "--agents", nargs="+", default=["random", "oracle"], help="built-in agents (random, oracle)"
-    )
-    p.add_argument(
-        "--difficulties",
-        nargs="+",
-        default=list(DIFFICULTIES),
-        choices=DIFFICULTIES,
-        help="difficulties to run; an id that cannot take one skips it",
-    )
-    p.add_argument(
-        "--splits",
-        nargs="+",
-        default=["test", "ood", "adversarial"],
-        choices=SPLITS,
-        help="splits to run (default: test ood adversarial)",
-    )
-    p.add_argument(
-        "--episodes",
-        type=int,
-        default=20,
-        help="episodes per env/difficulty/split/agent (default: 20)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="first episode seed (then +1 each)")
-    p.add_argument(
-        "--out",
-        default="runs/quick-bench",
-        help="folder for the report files (default: runs/quick-bench)",
-    )
-    p.set_defaults(func=cmd_bench)
+    p = commands.add_parser("baselines", help="random vs oracle (or --agents) on a suite: a "
+                            "run folder per agent and one table side by side")  # fmt: skip
+    p.add_argument("--suite", default="quick", help="suite name or YAML path (default quick)")
+    p.add_argument("--agents", nargs="+", default=["random", "oracle"],
+                   help="agents to play it, as bench run's --agent (default random oracle)"
+                   )  # fmt: skip
+    p.add_argument("--env", action="append", default=None, metavar="ENV_ID",
+                   help="run only this env id of the suite (repeatable)")  # fmt: skip
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", default=None,
+                   help="folder for the run folders and the table (default "
+                   "runs/baselines/<suite>); rerun to resume")  # fmt: skip
+    p.set_defaults(func=cmd_baselines)
 
 
 def _reproduce(value: str) -> int | str:
@@ -260,9 +246,9 @@ def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     from agentgym_bench.leaderboard import newest_revisions
-    from agentgym_bench.leaderboard_site import build_site
     from agentgym_bench.replay import verify_run
     from agentgym_bench.run_folder import SUITE_FILE
+    from agentgym_bench.site import build_site
 
     failed = []
     if args.replay:
@@ -321,7 +307,7 @@ def add_leaderboard_command(sub: Any) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     import time
 
-    from agentgym_bench.suite_runner import RUN_FILE
+    from agentgym_bench.run_folder import RUN_FILE
     from agentgym_bench.viewer import serve, write_page
 
     run_dir = Path(args.run_dir)
@@ -358,6 +344,6 @@ __all__ = [
     "add_bench_command",
     "add_inspect_command",
     "add_leaderboard_command",
-    "cmd_bench",
+    "cmd_baselines",
     "cmd_bench_run",
 ]

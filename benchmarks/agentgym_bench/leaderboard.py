@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agentgym_bench.leaderboard_site import build_site, slug
+from agentgym_bench.provenance import now
 from agentgym_bench.replay import Verification, verify_run
 from agentgym_bench.run_folder import (
     GZ_EPISODES_FILE,
@@ -40,7 +40,7 @@ from agentgym_bench.run_folder import (
     read_json,
     sha256,
 )
-from agentgym_bench.suite_runner import now
+from agentgym_bench.site import build_site, slug
 from agentgym_bench.suites import SUITES_DIR
 
 #: the project's own board: published suites only

@@ -64,20 +64,18 @@ def can_batch(agent: Any) -> bool:
 
 
 class Player(Protocol):
-    """What ``LockStep`` needs of the worker's ``EpisodePlayer``."""
+    """What ``LockStep`` needs of the worker's ``player.EpisodePlayer``."""
 
-    def blank(self, spec: Any) -> dict[str, Any]: ...
-    def take(self, spec: Any) -> tuple[Any, Any]: ...
-    def give_back(self, spec: Any, env: Any) -> None: ...
-    def play(self, spec: Any) -> dict[str, Any]: ...
-    def fill(self, record: dict, spec: Any, agent: Any, played: Any, env: Any) -> None: ...
-    def fail(self, record: dict, error: BaseException) -> None: ...
+    def env_and_agent(self, spec: Any) -> tuple[Any, Any]: ...
+    def release(self, spec: Any, env: Any) -> None: ...
+    def play(self, spec: Any) -> Any: ...
+    def record(self, spec: Any, agent: Any, played: Any, env: Any) -> Any: ...
+    def failure(self, spec: Any, error: BaseException) -> Any: ...
 
 
 @dataclass
 class _Live:
     spec: Any  # suites.EpisodeSpec
-    record: dict[str, Any]
     env: Any
     agent: Any
     episode: LiveEpisode
@@ -103,13 +101,12 @@ class LockStep:
         agent without the batch protocol plays it whole at once; an env or agent that fails
         to start it makes it an error)."""
         began = time.perf_counter()
-        record = self.player.blank(spec)
         env = agent = slot = None
         self.solo = False
         try:
-            env, agent = self.player.take(spec)
+            env, agent = self.player.env_and_agent(spec)
             if not can_batch(agent):
-                self.player.give_back(spec, env)
+                self.player.release(spec, env)
                 self.solo = True
                 return [self.player.play(spec)]
             slot = min(set(range(self.size)) - set(self.live))
@@ -119,11 +116,11 @@ class LockStep:
             if slot is not None:
                 _end_slot(agent, slot)
             if env is not None:
-                self.player.give_back(spec, env)
-            self.player.fail(record, error)
+                self.player.release(spec, env)
+            record = self.player.failure(spec, error)
             record["seconds"] = round(time.perf_counter() - began, 3)
             return [record]
-        self.live[slot] = _Live(spec, record, env, agent, episode, began)
+        self.live[slot] = _Live(spec, env, agent, episode, began)
         return [self._end(slot)] if episode.done else []
 
     def turn(self) -> list[dict[str, Any]]:
@@ -162,15 +159,16 @@ class LockStep:
     def _end(self, slot: int, error: BaseException | None = None) -> dict[str, Any]:
         live = self.live.pop(slot)
         _end_slot(live.agent, slot)
-        record = live.record
+        record = None
         if error is None:
             try:
-                self.player.fill(record, live.spec, live.agent, live.episode.result(), live.env)
+                record = self.player.record(live.spec, live.agent, live.episode.result(),
+                                            live.env)  # fmt: skip
             except Exception as failure:
                 error = failure
         if error is not None:
-            self.player.fail(record, error)
-        self.player.give_back(live.spec, live.env)
+            record = self.player.failure(live.spec, error)
+        self.player.release(live.spec, live.env)
         record["seconds"] = round(time.perf_counter() - live.began, 3)
         return record
 

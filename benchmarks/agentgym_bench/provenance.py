@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import platform
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,11 @@ def device() -> str:
     if torch.cuda.is_available():
         return f"cuda ({torch.cuda.get_device_name(0)})"
     return "cpu"
+
+
+def now() -> str:
+    """The time in UTC, to the second, as run files record it."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def provenance() -> dict[str, Any]:

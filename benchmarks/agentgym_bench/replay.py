@@ -492,7 +492,8 @@ def _play_back(run: dict, records: list[dict], wanted: dict[str, EpisodeSpec], s
     """Replay every played episode, and reproduce those ``_to_reproduce`` picks."""
     from tqdm.auto import tqdm
 
-    from agentgym_bench.suite_runner import EpisodePlayer, RunSettings
+    from agentgym_bench.player import EpisodePlayer
+    from agentgym_bench.suite_runner import RunSettings
 
     spec_name = run["agent"]["spec"]
     real_time = _real_time_keys(records)

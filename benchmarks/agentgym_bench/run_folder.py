@@ -10,13 +10,16 @@ it as a board submission (the episodes gzipped, plus the verdict)::
     verification.json     the verifier's verdict and the files' digests (submissions only)
     suite.yaml            a self-made suite's file (submissions of one only)
 
+``RunDir`` is the runner's side: it starts or resumes a run folder, appends each episode as it
+ends, keeps one record per episode and writes the summary and report.
+
 A verifier and the board read folders written by someone who may want a better number or may
 want to attack the reader, so these readers trust nothing: a symlink or anything but a regular
 file is refused (a link would copy another file into the board), sizes are bounded before a
 byte is read or decompressed, every line of the episodes must be a JSON object, gzip is told
 from plain text by its bytes, and every failure is one ``RunFileError`` line naming the file
-(and the line). The runner's own resume reader (``suite_runner.read_episodes``) stays lenient:
-it reads the runner's own output, where a torn last line is an episode to play again.
+(and the line). The runner's own resume reader (``RunDir.records``) stays lenient: it reads the
+runner's own output, where a torn last line is an episode to play again.
 """
 
 from __future__ import annotations
@@ -26,8 +29,14 @@ import hashlib
 import io
 import json
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from agentgym_bench.run_report import prompt_use, report_markdown
+from agentgym_bench.stats import ratings_summary, summarize
+from agentgym_envs.core.records import EpisodeRecord, StepRecord, field_types, records_text
 
 RUN_FILE, EPISODES_FILE, SUMMARY_FILE, REPORT_FILE = (
     "run.json", "episodes.jsonl", "summary.json", "report.md")  # fmt: skip
@@ -159,16 +168,8 @@ def sha256_file(path: Path) -> str:
     return sha256(read_bytes(path, MAX_EPISODES_BYTES))
 
 
-#: an episode record's fields and the types they must have (``None`` allowed where listed)
-RECORD_FIELDS: dict[str, tuple[type, ...]] = {
-    "key": (str,), "env_id": (str,), "difficulty": (str,), "split": (str,), "task_id": (str,),
-    "seed": (int,), "max_steps": (int,), "score": (int, float), "success": (bool,),
-    "length": (int,), "error": (str, type(None)), "trajectory": (dict, type(None)),
-}  # fmt: skip
-STEP_FIELDS: dict[str, tuple[type, ...]] = {
-    "action": (str,), "observation": (str,), "reward": (int, float), "terminated": (bool,),
-    "truncated": (bool,), "action_error": (str, type(None)),
-}  # fmt: skip
+#: the fields every episode record and step must hold, and the types each may have
+RECORD_FIELDS, STEP_FIELDS = field_types(EpisodeRecord), field_types(StepRecord)
 
 
 def _typed(value: Any, types: tuple[type, ...]) -> bool:
@@ -203,6 +204,101 @@ def check_record(record: dict[str, Any], where: str) -> None:
                                    f"{' or '.join(t.__name__ for t in types)}")  # fmt: skip
 
 
+class RunMismatch(ValueError):
+    """An existing run directory holds a different suite or agent."""
+
+
+class RunDir:
+    """A run folder as the runner writes it (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.run_file, self.episodes = self.path / RUN_FILE, self.path / EPISODES_FILE
+
+    def start(self, fresh: dict[str, Any], changed_options: bool = False) -> dict[str, Any]:
+        """The run's run.json: ``fresh`` written for a new run; for a run to resume, the one
+        there, checked to hold the same suite, agent and (unless ``changed_options``) agent
+        options as ``fresh`` (the new options are then kept, the earlier ones listed)."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        if not self.run_file.exists():
+            self.write_run(fresh)
+            return fresh
+        run = json.loads(self.run_file.read_text(encoding="utf-8"))
+        suite, agent, new = run["suite"], run["agent"]["spec"], fresh["suite"]
+        if suite["hash"] != new["hash"] or agent != fresh["agent"]["spec"]:
+            raise RunMismatch(
+                f"{self.path} holds a run of agent {agent!r} on suite {suite['name']} "
+                f"v{suite['version']} ({suite['hash'][:12]}); this is {fresh['agent']['spec']!r} "
+                f"on {new['name']} v{new['version']} ({new['hash'][:12]}): use another --out folder"
+            )
+        before, options = run["agent"].get("options") or {}, fresh["agent"]["options"]
+        if before != options and not changed_options:
+            raise RunMismatch(
+                f"{self.path} was played with agent options {before}; this call has {options}: "
+                "use another --out folder, or pass --allow-changed-options to go on with the "
+                "new ones (run.json then lists each call's options)"
+            )
+        if before != options:
+            run["agent"].setdefault("earlier_options", []).append(before)
+            run["agent"]["options"] = options
+        return run
+
+    def write_run(self, run: dict[str, Any]) -> None:
+        self.run_file.write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
+
+    def records(self) -> list[dict[str, Any]]:
+        """The finished episodes (a torn last line, from a run killed mid-write, is dropped
+        and played again)."""
+        if not self.episodes.exists():
+            return []
+        records = []
+        for line in self.episodes.read_text(encoding="utf-8").splitlines():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return records
+
+    def keep(self, keys: set[str]) -> list[dict[str, Any]]:
+        """Rewrite the episodes with one line per kept key (drops torn lines, episodes no
+        longer wanted and errors to play again); the kept records."""
+        records, seen = [], set()
+        for record in self.records():
+            if record.get("key") in keys and record["key"] not in seen:
+                seen.add(record["key"])
+                records.append(record)
+        self.episodes.write_text(records_text(records), encoding="utf-8")
+        return records
+
+    @contextmanager
+    def appending(self) -> Iterator[Callable[[EpisodeRecord], None]]:
+        """A function that appends one record to the episodes, on disk at once."""
+        with self.episodes.open("a", encoding="utf-8") as out:
+
+            def append(record: EpisodeRecord) -> None:
+                out.write(records_text([record]))
+                out.flush()
+
+            yield append
+
+    def write_summary(self, run: dict[str, Any], records: list[dict[str, Any]]
+                      ) -> dict[str, Path]:  # fmt: skip
+        """summary.json and report.md of ``records``; every file's path by name."""
+        rows = summarize(records)
+        summary = {"suite": run["suite"], "agent": run["agent"]["spec"], "rows": rows}
+        paths = {"run": self.run_file, "episodes": self.episodes, "summary": self.path /
+                 SUMMARY_FILE, "report": self.path / REPORT_FILE}  # fmt: skip
+        paths["summary"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        report = report_markdown(run, rows, ratings_summary(self.path), prompt_use(records))
+        paths["report"].write_text(report, encoding="utf-8")
+        return paths
+
+    def refresh_report(self) -> dict[str, Path]:
+        """Rewrite a finished run's summary and report (after ratings were added)."""
+        run = json.loads(self.run_file.read_text(encoding="utf-8"))
+        return self.write_summary(run, self.records())
+
+
 __all__ = [
     "EPISODES_FILE",
     "GZ_EPISODES_FILE",
@@ -214,7 +310,9 @@ __all__ = [
     "STEP_FIELDS",
     "SUMMARY_FILE",
     "VERIFICATION_FILE",
+    "RunDir",
     "RunFileError",
+    "RunMismatch",
     "check_record",
     "episodes_file",
     "episodes_text",

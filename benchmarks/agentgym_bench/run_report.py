@@ -135,4 +135,21 @@ def _env_table(env_id: str, mine: list[dict[str, Any]], order: dict[str, int]) -
     return lines
 
 
-__all__ = ["prompt_use", "report_markdown"]
+def comparison_markdown(suite: str, version: int, rows: list[dict[str, Any]]) -> str:
+    """Several agents' summary rows (each with its ``agent``) side by side: success (95% CI)
+    per env x difficulty x split, an agent per column."""
+    agents = list(dict.fromkeys(r["agent"] for r in rows))
+    by_cell: dict[tuple, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        by_cell.setdefault((r["env_id"], r["difficulty"], r["split"]), {})[r["agent"]] = r
+    lines = [f"# Baselines on the {suite} suite (v{version})", "", "Success (95% CI) per "
+             "env x difficulty x split; each agent's run folder has its full report.", "",
+             "| env | difficulty | split | " + " | ".join(agents) + " |",
+             "|---|---|---|" + "---:|" * len(agents)]  # fmt: skip
+    for (env_id, difficulty, split), cell in by_cell.items():
+        cells = [_percent(cell[a]) if a in cell else "–" for a in agents]
+        lines.append(f"| {env_id} | {difficulty} | {split} | " + " | ".join(cells) + " |")
+    return "\n".join([*lines, ""])
+
+
+__all__ = ["comparison_markdown", "prompt_use", "report_markdown"]

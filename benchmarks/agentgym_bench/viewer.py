@@ -44,8 +44,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from agentgym_bench.run_folder import RUN_FILE, RunDir
 from agentgym_bench.stats import DIMENSIONS, RATINGS_FILE
-from agentgym_bench.suite_runner import RUN_FILE, read_episodes, refresh_report
 
 PAGE_FILE = "inspect.html"
 #: the longest rating body read, and the longest comment kept (a longer one is refused)
@@ -196,7 +196,7 @@ CSP = (f"default-src 'none'; script-src {_sha256(JS)}; style-src 'unsafe-inline'
 
 def _records(run_dir: Path) -> list[dict[str, Any]]:
     """The run's episode records (a line that is not a JSON object is no episode)."""
-    return [r for r in read_episodes(run_dir) if isinstance(r, dict)]
+    return [r for r in RunDir(run_dir).records() if isinstance(r, dict)]
 
 
 def _finite(value: Any) -> Any:
@@ -314,7 +314,7 @@ def serve(run_dir: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
             with lock:
                 with (run_dir / RATINGS_FILE).open("a", encoding="utf-8") as out:
                     out.write(json.dumps(rating) + "\n")
-                refresh_report(run_dir)
+                RunDir(run_dir).refresh_report()
             self._reply(200, b'{"saved": true}', "application/json")
 
         def _served(self) -> set[str]:

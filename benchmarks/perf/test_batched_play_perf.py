@@ -5,7 +5,7 @@ in generate mode, one episode at a time (batch 1) vs 8 in lock-step (one left-pa
 ``tiny``: the tests' randomly initialised tiny Llama (64 wide, 2 layers; 24 Toy episodes of at
 most 4 steps); ``smollm2``: SmolLM2-135M-Instruct when it has been converted into the cache
 (``agentgym_train.smollm``; skipped otherwise; 8 episodes of at most 3 steps). Both play
-in-process through the worker's own loops (``EpisodePlayer.play``, ``_play_batches``), so the
+in-process through the worker's own loops (``EpisodePlayer.play``, ``player.serve``), so the
 figure is the agent and env time, without worker start-up. ``extra_info["steps_per_s"]`` holds
 the rate (steps played / mean seconds per round).
 
@@ -22,6 +22,7 @@ import pytest
 pytest.importorskip("torch", reason="needs the train extra: pip install '.[train]'")
 pytest.importorskip("peft", reason="needs the train extra: pip install '.[train]'")
 
+from agentgym_bench import player as worker
 from agentgym_bench import suite_runner
 from agentgym_bench.suites import resolve
 
@@ -77,7 +78,7 @@ def test_hf_agent_steps_per_second(benchmark, models, tmp_path, model: str, batc
     settings = suite_runner.RunSettings(f"hf:{path}", options, batch_size=batch)
 
     def play() -> int:
-        player = suite_runner.EpisodePlayer(settings, {})
+        player = worker.EpisodePlayer(settings, {})
         if batch == 1:
             records = [player.play(spec) for spec in specs]
         else:
@@ -85,7 +86,7 @@ def test_hf_agent_steps_per_second(benchmark, models, tmp_path, model: str, batc
             results: queue.Queue = queue.Queue()
             for spec in [*specs, None]:
                 tasks.put(spec)
-            suite_runner._play_batches(player, batch, tasks, results, 0)
+            worker.serve(player, batch, tasks, results, 0)
             records = [p for kind, _, _, p in list(results.queue) if kind == "done"]
         player.close()
         assert len(records) == len(specs) and not any(r["error"] for r in records)

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agentgym_bench import suite_runner
-from agentgym_bench.suite_runner import EpisodePlayer, RunSettings
+from agentgym_bench.player import EpisodePlayer, serve
+from agentgym_bench.suite_runner import RunSettings
 
 BATCH_RANDOM = "tests.bench.agents_for_tests:batch_random"
 
@@ -192,7 +192,7 @@ def lockstep(specs: list, size: int, agent: str = BATCH_RANDOM, options: dict | 
     results: queue.Queue = queue.Queue()
     for spec in [*specs, None]:
         tasks.put(spec)
-    suite_runner._play_batches(player, size, tasks, results, 0)
+    serve(player, size, tasks, results, 0)
     reports = [results.get_nowait() for _ in range(results.qsize())]
     started = [key for kind, _, key, _ in reports if kind == "start"]
     assert started == [spec.key for spec in specs]

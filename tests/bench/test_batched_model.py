@@ -12,8 +12,9 @@ from tests.train.support import require_train_extra
 
 require_train_extra()
 
+from agentgym_bench.player import EpisodePlayer
 from agentgym_bench.replay import verify_run
-from agentgym_bench.suite_runner import EpisodePlayer, RunSettings, read_episodes, run_suite
+from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve
 
 from agentgym_train.rollout import PolicyTurns

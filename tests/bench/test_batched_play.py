@@ -11,9 +11,10 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
-from agentgym_bench import suite_runner
+from agentgym_bench import player as player_module
+from agentgym_bench.player import EpisodePlayer
 from agentgym_bench.replay import verify_run
-from agentgym_bench.suite_runner import EpisodePlayer, RunSettings, read_episodes, run_suite
+from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve
 
 from agentgym_envs.cli import main
@@ -59,7 +60,7 @@ class _Flaky(gym.Wrapper):
 
 def test_an_env_that_raises_ends_only_its_own_episode(suite_file, monkeypatch):
     make = gym.make
-    monkeypatch.setattr(suite_runner.gym, "make", lambda *a, **k: _Flaky(make(*a, **k)))
+    monkeypatch.setattr(player_module.gym, "make", lambda *a, **k: _Flaky(make(*a, **k)))
     suite = resolve(str(suite_file))
     batched = lockstep(suite.episodes, 4)
     player = EpisodePlayer(RunSettings(BATCH_RANDOM), {})

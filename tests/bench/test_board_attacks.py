@@ -15,8 +15,8 @@ from typing import Any
 import gymnasium as gym
 import pytest
 from agentgym_bench.leaderboard import PUBLISHED_BOARD, submit
-from agentgym_bench.leaderboard_site import build_site
 from agentgym_bench.replay import verify_run
+from agentgym_bench.site import build_site
 from agentgym_bench.stats import summarize
 from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve

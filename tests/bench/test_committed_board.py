@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from agentgym_bench.leaderboard_site import build_site
 from agentgym_bench.replay import Verification, _check_summary
+from agentgym_bench.site import build_site
 from agentgym_bench.suites import resolve
 
 from agentgym_envs.cli import main

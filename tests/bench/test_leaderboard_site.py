@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from agentgym_bench.leaderboard_site import RuleTally, build_site, rule_text, slug
 from agentgym_bench.rules import DESCRIPTIONS, RULES
+from agentgym_bench.site import RuleTally, build_site, rule_text, slug
 from agentgym_bench.stats import rule_rates
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -307,7 +307,7 @@ def test_html_sorts_in_chromium(site: dict, tmp_path: Path) -> None:
 def test_path_efficiency_against_the_suites_oracle(tmp_path: Path) -> None:
     import gzip
 
-    from agentgym_bench.leaderboard_site import load_submissions, path_efficiency
+    from agentgym_bench.site import load_submissions, path_efficiency
 
     SUCCESS["oracle"] = SUCCESS["greedy"]
     try:

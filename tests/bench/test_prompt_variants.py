@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from agentgym_bench.leaderboard import submit
-from agentgym_bench.leaderboard_site import load_submissions
 from agentgym_bench.replay import verify_run
+from agentgym_bench.site import load_submissions
 from agentgym_bench.suite_runner import (
     PromptVariantsRefused,
     RunSettings,

@@ -9,14 +9,9 @@ from pathlib import Path
 import pytest
 from agentgym_bench.leaderboard import submit
 from agentgym_bench.replay import verify_run
+from agentgym_bench.scheduler import messages
 from agentgym_bench.stats import summarize, wilson_interval
-from agentgym_bench.suite_runner import (
-    RunMismatch,
-    RunSettings,
-    _messages,
-    read_episodes,
-    run_suite,
-)
+from agentgym_bench.suite_runner import RunMismatch, RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import SuiteError, resolve
 
 from agentgym_envs.cli import main
@@ -332,5 +327,5 @@ def test_every_queued_message_is_read_before_episodes_are_judged_late():
     sent = [("start", 0, "a", None), ("done", 1, "b", {}), ("done", 0, "a", {})]
     for message in sent:
         results.put(message)
-    assert _messages(results, wait=0.1) == sent
-    assert _messages(results, wait=0.01) == []
+    assert messages(results, wait=0.1) == sent
+    assert messages(results, wait=0.01) == []

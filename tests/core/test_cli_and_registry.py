@@ -112,8 +112,8 @@ def test_registry_entries_name_their_family_and_how_to_install_them():
             ["bench", "baselines", "--agents", "orcale"],
             "unknown agent 'orcale'; did you mean oracle?",
         ),
-        (["bench", "baselines", "--envs", "AgentGym/Toy-v9"], "did you mean AgentGym/Toy-v0?"),
-        (["bench", "baselines", "--episodes", "0"], "--episodes must be at least 1"),
+        (["bench", "baselines", "--env", "AgentGym/Toy-v9"], "did you mean AgentGym/Toy-v0?"),
+        (["bench", "baselines", "--workers", "0"], "--workers must be at least 1"),
         (["play", "AgentGym/Toy-v0", "--env-kwarg", "nope"], "--env-kwarg takes KEY=VALUE"),
         (
             ["play", "AgentGym/Toy-v0", "--env-kwarg", "colour=1"],
@@ -169,26 +169,13 @@ def test_play_takes_env_kwargs_and_one_task_ids():
     assert pick_split(entry_for("AgentGym/Toy-v0"), None) == "train"
 
 
-def test_bench_writes_a_report(tmp_path):
-    code = main(
-        [
-            "bench",
-            "baselines",
-            "--envs",
-            "AgentGym/Toy-v0",
-            "--episodes",
-            "3",
-            "--difficulties",
-            "easy",
-            "--splits",
-            "test",
-            "--out",
-            str(tmp_path),
-        ]
-    )
-    assert code == 0
+def test_bench_baselines_plays_a_suite_per_agent_and_compares_them(tmp_path):
+    argv = ["bench", "baselines", "--env", "AgentGym/Toy-v0", "--out", str(tmp_path)]
+    assert main(argv) == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
-    rows = {r["agent"]: r for r in summary["rows"]}
-    assert rows["oracle"]["success_rate"] == 1.0 and rows["oracle"]["episodes"] == 3
-    assert (tmp_path / "report.md").read_text().startswith("# AgentGym quick benchmark")
-    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 6
+    oracle = [r for r in summary["rows"] if r["agent"] == "oracle"]
+    assert len(oracle) == 9  # 3 difficulties x test, ood, adversarial
+    assert all(r["success_rate"] == 1.0 and r["episodes"] == 5 for r in oracle)
+    assert (tmp_path / "report.md").read_text().startswith("# Baselines on the quick suite")
+    for agent in ("random", "oracle"):  # a run folder each, ready to submit
+        assert len((tmp_path / agent / "episodes.jsonl").read_text().splitlines()) == 45

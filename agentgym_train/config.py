@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from agentgym_envs.core.splits import DIFFICULTIES
+
 #: GRPO learns slowly with fewer distinct tasks per update (measured on Toy, see the README)
 GRPO_MIN_TASKS = 32
 
@@ -228,7 +230,7 @@ class CurriculumConfig(Checked):
     mode: Literal["none", "by_update", "by_success"] = opt(
         "none", "how the difficulty advances (none: it stays)"
     )
-    stages: list = opt(["easy", "medium", "hard"], "difficulties in order")
+    stages: list = opt(list(DIFFICULTIES), "difficulties in order")
     switch_updates: list = opt([], "by_update: update numbers at which the next stage starts")
     success_threshold: float = opt(0.8, "by_success: train success rate that advances a stage")
     window: int = opt(3, "by_success: updates averaged for the threshold")

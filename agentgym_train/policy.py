@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import torch
 from torch import nn
@@ -24,14 +24,27 @@ from torch.utils.checkpoint import checkpoint
 from agentgym_train.config import PolicyConfig
 from agentgym_train.sharding import shard_like
 
-if TYPE_CHECKING:
-    from agentgym_train.vllm_engine import GenerationEngine
-
 #: A transformers causal LM (a ``PreTrainedModel``, or a ``PeftModel`` around one). Typed as Any:
 #: ``nn.Module.__getattr__`` types every attribute as ``Tensor | Module``, which hides its API.
 LanguageModel = Any
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+class GenerationEngine(Protocol):
+    """What ``Policy.generate`` delegates to: the same arguments, the same result (vLLM's is
+    ``vllm_engine.VLLMEngine``)."""
+
+    name: str
+    version: str
+
+    def generate(
+        self,
+        prompts: Sequence[Sequence[int]],
+        max_new_tokens: int,
+        temperature: float,
+        top_p: float = 1.0,
+    ) -> list[list[int]]: ...
 
 
 def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
@@ -594,6 +607,7 @@ def choice_logprobs(scores: torch.Tensor, temperature: float) -> torch.Tensor:
 
 
 __all__ = [
+    "GenerationEngine",
     "Policy",
     "SequenceStats",
     "candidate_scores",

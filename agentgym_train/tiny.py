@@ -16,6 +16,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_envs.core.splits import DIFFICULTIES
+
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
 MARKER = "agentgym_tiny.json"
 
@@ -24,7 +26,7 @@ def env_corpus(
     env_id: str,
     episodes: int = 300,
     env_kwargs: dict[str, Any] | None = None,
-    difficulties: Iterable[str] = ("easy", "medium", "hard"),
+    difficulties: Iterable[str] = DIFFICULTIES,
     seed: int = 0,
 ) -> Iterator[str]:
     """Text an env produces while its oracle plays: what a tokenizer for that env should know."""
@@ -179,7 +181,7 @@ def build_tiny_model(
     layers: int = 2,
     seed: int = 0,
     episodes: int = 300,
-    difficulties: tuple[str, ...] = ("easy", "medium", "hard"),
+    difficulties: tuple[str, ...] = DIFFICULTIES,
     pretrain_steps: int = 0,
     render: Callable[[list, str, list[str]], str] | None = None,
     expert_fraction: float = 0.0,

@@ -23,7 +23,7 @@ import tempfile
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agentgym_train.policy import Policy
@@ -36,21 +36,6 @@ ENGINES = ("auto", "transformers", "vllm")
 VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
 #: the vLLM name of a policy's LoRA adapter (one adapter per engine, so one id)
 ADAPTER_NAME, ADAPTER_ID = "policy", 1
-
-
-class GenerationEngine(Protocol):
-    """What ``Policy.generate`` delegates to: the same arguments, the same result."""
-
-    name: str
-    version: str
-
-    def generate(
-        self,
-        prompts: Sequence[Sequence[int]],
-        max_new_tokens: int,
-        temperature: float,
-        top_p: float = 1.0,
-    ) -> list[list[int]]: ...
 
 
 def vllm_unavailable() -> str | None:
@@ -233,7 +218,6 @@ def vllm_engine_for(
 
 __all__ = [
     "ENGINES",
-    "GenerationEngine",
     "VLLMEngine",
     "choose_engine",
     "lora_rank_slot",

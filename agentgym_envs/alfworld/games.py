@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--difficulty", nargs="+", default=list(DIFFICULTIES), choices=DIFFICULTIES)
-    parser.add_argument("--split", nargs="+", default=["valid", "test", "ood", "adversarial"])
+    parser.add_argument("--split", nargs="+", default=[s for s in SPLITS if s != "train"])
     parser.add_argument("--limit", type=int, default=None, help="at most this many ids per list")
     args = parser.parse_args(argv)
     for split in args.split:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from agentgym_envs.miniwob.page import MiniWoBPage
+    from agentgym_envs.miniwob.async_page import MiniWoBPage
 
 PREFIXES = (
     "Note: several controls on this page look alike.",

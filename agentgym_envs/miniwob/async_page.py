@@ -107,7 +107,7 @@ class AsyncMiniWoBPage:
                 self._task, self._episodes_since_load = task, 0
             self._episodes_since_load += 1
             self.untrusted_clicks = 0
-            if not self._pointer_parked:  # see page.MiniWoBPage.start_episode
+            if not self._pointer_parked:  # see MiniWoBPage.start_episode
                 await page.mouse.move(0, 0)
                 self._pointer_parked = True
             spec = TASKS[task]
@@ -440,7 +440,7 @@ CLOSE_TIMEOUT_S = 10.0
 
 class LoopPage:
     """The blocking face of an ``AsyncMiniWoBPage`` on a ``PageLoop``: what ``MiniWoBTask``, the
-    oracles and decoy injection use of ``page.MiniWoBPage``, with the same errors.
+    oracles and decoy injection use of ``MiniWoBPage``, with the same errors.
 
     ``deadline(seconds)`` bounds the calls inside it: past the deadline the running call is
     cancelled on the loop and ``StepTimedOut`` raised; the env's recovery then closes this page's

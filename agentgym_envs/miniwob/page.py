@@ -4,7 +4,7 @@ actions (mouse paths, option matching, input values).
 
 The driver is ``async_page.AsyncMiniWoBPage`` (Playwright's asyncio API), the one
 implementation of the protocol; ``MiniWoBPage``, a single env's page, is its blocking face on the
-process's shared event loop (``async_page.MiniWoBPage``, importable from here too). The page is
+process's shared event loop (``async_page.MiniWoBPage``). The page is
 loaded once per task and reused across episodes (``core.startEpisodeReal`` rebuilds the task); it
 is reloaded every ``reload_every`` episodes, on a task change, every episode for tasks whose state
 leaks across episodes, and after a crash. A dead page or browser surfaces as ``BrowserCrashed`` so
@@ -217,13 +217,3 @@ def to_input_value(kind: str, text: str) -> str:
             )
             return f"{hour24:02d}:{minute}"
     return text
-
-
-def __getattr__(name: str) -> Any:
-    """``MiniWoBPage`` lives with the driver it faces (``async_page``), which imports this
-    module; it is still importable from here."""
-    if name == "MiniWoBPage":
-        from agentgym_envs.miniwob.async_page import MiniWoBPage
-
-        return MiniWoBPage
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,7 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TIERS = ("easy", "medium", "hard")
+from agentgym_envs.core.splits import DIFFICULTIES
+
+#: a task's tier is its difficulty
+TIERS = DIFFICULTIES
 #: The instant ``clock`` tasks see while their episode is built: 2017-01-01 12:00 UTC.
 FROZEN_NOW_MS = 1_483_272_000_000
 #: ``timers`` tasks: reset waits for the timers of at most this delay set as the episode starts.

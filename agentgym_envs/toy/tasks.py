@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import random
 
-from agentgym_envs.core.splits import SplitTable
+from agentgym_envs.core.splits import DIFFICULTIES, SplitTable
 from agentgym_envs.toy.world import HALLWAY, KEY, Layout
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black", "pink", "brown")
@@ -49,7 +49,7 @@ DISTRACTIONS = (
 )
 
 SIZES = {"train": 1000, "valid": 100, "test": 100, "ood": 100, "adversarial": 100}
-TABLE = SplitTable("toy", {(d, s): n for d in ("easy", "medium", "hard") for s, n in SIZES.items()})
+TABLE = SplitTable("toy", {(d, s): n for d in DIFFICULTIES for s, n in SIZES.items()})
 
 
 def layout_for(task_id: str) -> Layout:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,7 +155,7 @@ def served_splits(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> t
     return tuple(split for split in miniwob_task_splits(task) if split in entry.splits)
 
 
-def close_matches(name: str, known: list[str]) -> list[str]:
+def close_matches(name: str, known: Sequence[str]) -> list[str]:
     """Up to three names in ``known`` that ``name`` was probably meant to be."""
     lowered = name.lower()
     return (
@@ -166,7 +166,7 @@ def close_matches(name: str, known: list[str]) -> list[str]:
 
 
 def did_you_mean(
-    name: str, known: list[str], otherwise: str = "; `agentgym list` shows them all"
+    name: str, known: Sequence[str], otherwise: str = "; `agentgym list` shows them all"
 ) -> str:
     """'; did you mean A or B?' for the names closest to ``name``; else ``otherwise``."""
     close = close_matches(name, known)

@@ -245,10 +245,10 @@ def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard_build(args: argparse.Namespace) -> int:
-    from agentgym_bench.leaderboard import newest_revisions
     from agentgym_bench.replay import verify_run
     from agentgym_bench.run_folder import SUITE_FILE
     from agentgym_bench.site import build_site
+    from agentgym_bench.site.load import newest_revisions
 
     failed = []
     if args.replay:

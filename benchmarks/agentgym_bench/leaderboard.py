@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +39,7 @@ from agentgym_bench.run_folder import (
     sha256,
 )
 from agentgym_bench.site import build_site, slug
-from agentgym_bench.suites import SUITES_DIR
-
-#: the project's own board: published suites only
-PUBLISHED_BOARD = SUITES_DIR.parents[1] / "leaderboards"
-_REVISION = re.compile(r"(?P<id>[a-z0-9-]+)(?:\.r(?P<n>[2-9]|[1-9][0-9]+))?")
+from agentgym_bench.site.load import PUBLISHED_BOARD, revisions
 
 
 class SubmissionRefused(ValueError):
@@ -71,30 +65,6 @@ def identity(run: dict[str, Any]) -> dict[str, Any]:
     """What makes two submissions the same agent: its spec and (secret-free) options."""
     agent = run["agent"]
     return {"spec": agent.get("spec"), "options": agent.get("options") or {}}
-
-
-def _stored(submissions: Path) -> Iterator[tuple[str, int, Path]]:
-    """(id, revision number, path) of every name in ``submissions`` that is an id or one of its
-    revisions (staging folders and other names are left out)."""
-    for path in submissions.iterdir() if submissions.is_dir() else []:
-        match = _REVISION.fullmatch(path.name)
-        if match:
-            yield match["id"], int(match["n"] or 1), path
-
-
-def revisions(submissions: Path, base: str) -> list[Path]:
-    """The stored revisions of id ``base``, oldest first (``base``, ``base.r2``, ...)."""
-    return [path for _, _, path in sorted(s for s in _stored(submissions) if s[0] == base)]
-
-
-def newest_revisions(submissions: Path) -> list[Path]:
-    """The newest revision (a folder, or a link the board then refuses) of every id in
-    ``submissions``, in id order."""
-    newest: dict[str, tuple[int, Path]] = {}
-    for base, number, path in _stored(submissions):
-        if (path.is_dir() or path.is_symlink()) and number > newest.get(base, (0, path))[0]:
-            newest[base] = (number, path)
-    return [newest[base][1] for base in sorted(newest)]
 
 
 def _board_folder(board: Path) -> Path:
@@ -198,5 +168,5 @@ def submit(
                   f"board rebuilt: {paths['readme']}")  # fmt: skip
 
 
-__all__ = ["PUBLISHED_BOARD", "SubmissionRefused", "identity", "newest_revisions", "revisions",
+__all__ = ["PUBLISHED_BOARD", "SubmissionRefused", "identity",
            "store", "submission_id", "submit"]  # fmt: skip

@@ -182,7 +182,7 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
-def _one_line(text: str, limit: int = 200) -> str:
+def _one_line(text: object, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -274,7 +274,7 @@ class OpenAIChatAgent(ChatAgent):
             return approx_tokens
         return local_token_counter(how)
 
-    def complete(self, messages: list[dict[str, str]]) -> str:
+    def complete(self, messages: list[dict[str, str]]) -> str | Reply:
         import openai
 
         extra: dict[str, Any] = {} if self.seed is None else {"seed": self.seed}
@@ -285,7 +285,7 @@ class OpenAIChatAgent(ChatAgent):
         try:
             reply = self._client.chat.completions.create(
                 model=self.model,
-                messages=messages,
+                messages=messages,  # type: ignore[arg-type]  # role/content dicts
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
                 **extra,
@@ -555,7 +555,7 @@ def _each(calls: Sequence[Callable[[], _T]]) -> list[_T | Exception]:
     return results
 
 
-LLM_BACKENDS: dict[str, type[ChatAgent]] = {"openai": OpenAIChatAgent}
+LLM_BACKENDS: dict[str, type[OpenAIChatAgent]] = {"openai": OpenAIChatAgent}
 
 
 def make_llm_agent(spec: str, env: gym.Env, **options: Any) -> ChatAgent:

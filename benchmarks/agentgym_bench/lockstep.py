@@ -159,15 +159,15 @@ class LockStep:
     def _end(self, slot: int, error: BaseException | None = None) -> dict[str, Any]:
         live = self.live.pop(slot)
         _end_slot(live.agent, slot)
-        record = None
+        record: dict[str, Any] | None = None
         if error is None:
             try:
                 record = self.player.record(live.spec, live.agent, live.episode.result(),
                                             live.env)  # fmt: skip
             except Exception as failure:
                 error = failure
-        if error is not None:
-            record = self.player.failure(live.spec, error)
+        if error is not None or record is None:
+            record = self.player.failure(live.spec, error or RuntimeError("no record"))
         self.player.release(live.spec, live.env)
         record["seconds"] = round(time.perf_counter() - live.began, 3)
         return record

@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import time
 import traceback
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
@@ -22,8 +23,23 @@ from agentgym_envs.core.records import EpisodeRecord, failed_record, played_reco
 
 if TYPE_CHECKING:
     from agentgym_bench.lockstep import LockStep
-    from agentgym_bench.suite_runner import RunSettings
     from agentgym_bench.suites import EpisodeSpec
+
+
+@dataclass
+class RunSettings:
+    """How to run: the agent, its options, and the worker limits."""
+
+    agent: str
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    workers: int = 1
+    episode_timeout: float = 600.0  # seconds
+    #: "processes" (spawned on this machine) or "ray" (Ray actors: this machine or a cluster)
+    backend: str = "processes"
+    ray_address: str | None = None  # None: a running Ray, else a local one started here
+    #: episodes a worker plays at once in lock-step, one batched agent call per turn, for
+    #: agents with the batch protocol (``lockstep``); 1: one at a time (others always are)
+    batch_size: int = 1
 
 
 def place(spec: EpisodeSpec) -> dict[str, Any]:
@@ -104,7 +120,7 @@ class EpisodePlayer:
         if prompt:
             applied = self.applied[(spec.env_id, spec.difficulty, spec.split, spec.variant)]
             record["prompt"] = {"settings": prompt, "applied": applied}
-        flags = check_rules(spec.env_id, record["trajectory"], env.last_info)
+        flags = check_rules(spec.env_id, record["trajectory"] or {}, env.last_info)
         if flags is not None:
             record["rule_violations"] = flags
         return record
@@ -187,4 +203,4 @@ def serve(player: EpisodePlayer, size: int, tasks: Any, results: Any, wid: int) 
             results.put(("done", wid, record["key"], record))
 
 
-__all__ = ["EpisodePlayer", "LastInfo", "place", "serve", "work"]
+__all__ = ["EpisodePlayer", "LastInfo", "RunSettings", "place", "serve", "work"]

@@ -27,14 +27,17 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
+def _git(*args: str) -> str:
+    done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True,
+                          timeout=10, check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
 def git_commit() -> str | None:
     """HEAD of the checkout the code runs from, with "+dirty" if files differ; None outside git."""
-    git = ["git", "-C", str(REPO)]
     try:
-        run = {"capture_output": True, "text": True, "timeout": 10, "check": True}
-        head = subprocess.run([*git, "rev-parse", "HEAD"], **run).stdout.strip()
-        dirty = subprocess.run([*git, "status", "--porcelain", "-uno", "--", ".", *OUTPUTS],
-                               **run).stdout.strip()  # fmt: skip
+        head = _git("rev-parse", "HEAD")
+        dirty = _git("status", "--porcelain", "-uno", "--", ".", *OUTPUTS)
     except (OSError, subprocess.SubprocessError):
         return None
     return head + ("+dirty" if dirty else "")

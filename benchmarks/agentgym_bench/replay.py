@@ -538,7 +538,7 @@ def _real_time_keys(records: list[dict]) -> set[str]:
     listed: dict[str, set[str]] = {}
     for env_id in {r["env_id"] for r in records}:
         entry_point = gym.spec(env_id).entry_point
-        creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
+        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
         listed[env_id] = set(getattr(creator, "real_time_tasks", {}) or {})
     return {r["key"] for r in records if r["task_id"] in listed[r["env_id"]]}
 

@@ -115,11 +115,11 @@ def _env_table(env_id: str, mine: list[dict[str, Any]], order: dict[str, int]) -
     if rules:
         lines += ["", "Rule checks (share of the episodes checked that broke the rule): "
                   + ", ".join(f"`{n}`" for n in rules) + "."]  # fmt: skip
-    splits = [s for s in SPLITS if any(r["split"] == s for r in mine)]
+    shown = [s for s in SPLITS if any(r["split"] == s for r in mine)]
     label = "difficulty | variant" if with_variants else "difficulty"
     lines += ["", "Generalization gap (success):", "",
-              f"| {label} | " + " | ".join(splits) + " |",
-              "|---|" + ("---|" if with_variants else "") + "---:|" * len(splits)]  # fmt: skip
+              f"| {label} | " + " | ".join(shown) + " |",
+              "|---|" + ("---|" if with_variants else "") + "---:|" * len(shown)]  # fmt: skip
     groups = dict.fromkeys((r["difficulty"], r.get("variant", "")) for r in mine)
     for difficulty, variant in groups:
         by_split = {
@@ -127,10 +127,10 @@ def _env_table(env_id: str, mine: list[dict[str, Any]], order: dict[str, int]) -
             for r in mine
             if r["difficulty"] == difficulty and r.get("variant", "") == variant
         }
-        cells = [f"{100 * by_split[s]['success_rate']:.1f}%" if s in by_split else "–"
-                 for s in splits]  # fmt: skip
+        gap = [f"{100 * by_split[s]['success_rate']:.1f}%" if s in by_split else "–"
+               for s in shown]  # fmt: skip
         first = f"{difficulty} | {variant}" if with_variants else difficulty
-        lines.append(f"| {first} | " + " | ".join(cells) + " |")
+        lines.append(f"| {first} | " + " | ".join(gap) + " |")
     lines.append("")
     return lines
 

@@ -26,7 +26,7 @@ from agentgym_bench.player import place, work
 from agentgym_envs.core.records import EpisodeRecord, failed_record
 
 if TYPE_CHECKING:
-    from agentgym_bench.suite_runner import RunSettings
+    from agentgym_bench.player import RunSettings
     from agentgym_bench.suites import EpisodeSpec
 
 
@@ -147,7 +147,7 @@ class RayActors:
         if not ray.is_initialized():
             ray.init(address=settings.ray_address, include_dashboard=False, log_to_driver=False)
         self.settings, self.prompts, self.queue = settings, prompts, Queue
-        self.actor = ray.remote(_Actor)
+        self.actor: Any = ray.remote(_Actor)
         self.results = Queue()
 
     def spawn(self, wid: int) -> Worker:
@@ -214,21 +214,21 @@ class Scheduler:
                 # every message already sent is read before any episode is judged late: one
                 # that finished in time may have waited in the queue while the loop was busy
                 for kind, wid, key, payload in messages(self.backend.results, wait=0.5):
-                    slot = next((s for s in self.slots if s.wid == wid), None)
-                    flying = None if slot is None else slot.flying.get(key)
-                    if slot is None or flying is None:
+                    sender = next((s for s in self.slots if s.wid == wid), None)
+                    flying = None if sender is None else sender.flying.get(key)
+                    if sender is None or flying is None:
                         continue  # a replaced worker's late message
                     if kind == "start":
                         flying.since, flying.started = time.monotonic(), True
                     elif kind == "solo":
-                        slot.solo = True
+                        sender.solo = True
                     elif kind == "done":
-                        del slot.flying[key]
-                        for waiting in slot.flying.values():  # queued behind it
+                        del sender.flying[key]
+                        for waiting in sender.flying.values():  # queued behind it
                             if not waiting.started:
                                 waiting.since = time.monotonic()
                         recorded(payload)
-                        self._assign(slot, pending)
+                        self._assign(sender, pending)
                 for index, slot in enumerate(self.slots):
                     if slot.flying and self._judge(slot, pending, recorded):
                         slot.worker.kill()

@@ -15,11 +15,11 @@ without them, which the report says.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agentgym_bench.agent_specs import public_options, sees_oracle
+from agentgym_bench.player import RunSettings
 from agentgym_bench.provenance import now, provenance
 from agentgym_bench.run_folder import RunDir, RunMismatch
 from agentgym_bench.suites import Resolved
@@ -30,22 +30,6 @@ class PromptVariantsRefused(ValueError):
 
 
 BACKENDS = ("processes", "ray")
-
-
-@dataclass
-class RunSettings:
-    """How to run: the agent, its options, and the worker limits."""
-
-    agent: str
-    agent_options: dict[str, Any] = field(default_factory=dict)
-    workers: int = 1
-    episode_timeout: float = 600.0  # seconds
-    #: "processes" (spawned on this machine) or "ray" (Ray actors: this machine or a cluster)
-    backend: str = "processes"
-    ray_address: str | None = None  # None: a running Ray, else a local one started here
-    #: episodes a worker plays at once in lock-step, one batched agent call per turn, for
-    #: agents with the batch protocol (``lockstep``); 1: one at a time (others always are)
-    batch_size: int = 1
 
 
 def read_episodes(run_dir: Path) -> list[dict[str, Any]]:

@@ -286,7 +286,7 @@ def _task_ids(
     """The list's tasks the suite plays, and the env's content version."""
     env = gym.make(env_id, difficulty=difficulty, split=split)
     try:
-        ids = list(env.unwrapped.task_ids())
+        ids = list(env.unwrapped.task_ids())  # type: ignore[attr-defined]  # every TextEnv has it
         content = getattr(env.unwrapped, "content_version", None)
         version = content() if callable(content) else "unknown"
     finally:

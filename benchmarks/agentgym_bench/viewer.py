@@ -318,7 +318,7 @@ def serve(run_dir: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
             self._reply(200, b'{"saved": true}', "application/json")
 
         def _served(self) -> set[str]:
-            port = self.server.server_address[1]
+            port = self.server.server_address[1]  # type: ignore[index]  # an IP server
             return {f"127.0.0.1:{port}", f"localhost:{port}"}
 
         def _check_host(self) -> None:

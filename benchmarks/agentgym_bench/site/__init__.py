@@ -15,7 +15,7 @@ checked again at each build (``revalidate``: the SHA-256 of every file against i
 files parsed strictly, the suite's protocol and the summary recomputed from the episodes: every
 check of ``replay.verify_run`` but the replay itself, which ``leaderboard build --replay`` and
 CI run), and a folder that fails any check is skipped and named, never half-rendered. Of an
-id's revisions (``leaderboard.revisions``) only the newest is shown. Every string from a
+id's revisions (``site.load.revisions``) only the newest is shown. Every string from a
 submission is escaped for where it goes: HTML, Markdown (no markup, links or line breaks
 pass) and matplotlib's mathtext in the plots.
 A run of a suite with prompt variants (e.g. the history ablation) is one entry per variant,

@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from agentgym_bench.suites import SUITES_DIR
+
+#: the project's own board: published suites only
+PUBLISHED_BOARD = SUITES_DIR.parents[1] / "leaderboards"
+#: a submission folder's name: its id, then ``.rN`` for its N-th revision (N >= 2)
+_REVISION = re.compile(r"(?P<id>[a-z0-9-]+)(?:\.r(?P<n>[2-9]|[1-9][0-9]+))?")
 
 
 @dataclass
@@ -234,14 +243,36 @@ def _solved_steps(records: list[dict[str, Any]]) -> dict[str, int]:
     return solved
 
 
+def _stored(submissions: Path) -> Iterator[tuple[str, int, Path]]:
+    """(id, revision number, path) of every name in ``submissions`` that is an id or one of its
+    revisions (staging folders and other names are left out)."""
+    for path in submissions.iterdir() if submissions.is_dir() else []:
+        match = _REVISION.fullmatch(path.name)
+        if match:
+            yield match["id"], int(match["n"] or 1), path
+
+
+def revisions(submissions: Path, base: str) -> list[Path]:
+    """The stored revisions of id ``base``, oldest first (``base``, ``base.r2``, ...)."""
+    return [path for _, _, path in sorted(s for s in _stored(submissions) if s[0] == base)]
+
+
+def newest_revisions(submissions: Path) -> list[Path]:
+    """The newest revision (a folder, or a link the board then refuses) of every id in
+    ``submissions``, in id order."""
+    newest: dict[str, tuple[int, Path]] = {}
+    for base, number, path in _stored(submissions):
+        if (path.is_dir() or path.is_symlink()) and number > newest.get(base, (0, path))[0]:
+            newest[base] = (number, path)
+    return [newest[base][1] for base in sorted(newest)]
+
+
 def load_submissions(directory: Path, check: bool = True,
                      skipped: list[str] | None = None) -> list[Submission]:  # fmt: skip
     """Every verified submission under ``directory/submissions`` (the newest revision of each
     id), in folder-name order. One that fails its checks, or breaks the reader in any way, is
     skipped with a warning and its name and reason appended to ``skipped``; never-verified ones
     are left out silently. The project's own board shows published suites only."""
-    from agentgym_bench.leaderboard import PUBLISHED_BOARD, newest_revisions
-
     found: list[Submission] = []
     root = directory / "submissions"
     published_only = directory.resolve() == PUBLISHED_BOARD.resolve()

@@ -268,7 +268,9 @@ def add_plugin_commands(sub: Any) -> None:
     imports them (the benchmark code depends on the envs, not the other way round)."""
     from importlib.metadata import entry_points
 
-    for point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda p: p.name):
+    # the same declaration seen twice (an old egg-info beside the installed metadata) adds once
+    points = {(p.name, p.value): p for p in entry_points(group=COMMANDS_GROUP)}
+    for point in sorted(points.values(), key=lambda p: p.name):
         try:
             point.load()(sub)
         except Exception as exc:  # a broken plugin must not take the env commands down

@@ -59,7 +59,7 @@ class EnvEntry:
         """How to install what this id needs, for a wheel install and a source checkout alike."""
         if not self.extra:
             return ""
-        hint = f"pip install 'agentgym[{self.extra}]'"
+        hint = f"pip install 'agentgym-suite[{self.extra}]'"
         return f"{hint}, then {self.system_setup}" if self.system_setup else hint
 
 

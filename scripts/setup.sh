@@ -37,7 +37,12 @@ fi
 need_build_tools # jericho builds in the main install below
 step "upgrade pip in .venv" "check that PyPI is reachable (.venv/bin/python -m pip download pip)" \
   .venv/bin/python -m pip install --upgrade pip
-step "agentgym[$EXTRAS] and its dependencies (a few minutes on a cold cache)" \
+if .venv/bin/python -m pip show -q agentgym >/dev/null 2>&1; then # installed before the rename
+  step "remove this project's install under its old name, agentgym" "rm -rf .venv and rerun" \
+    .venv/bin/python -m pip uninstall -y agentgym
+fi
+rm -rf agentgym.egg-info # the old name's metadata, which would declare the commands twice
+step "agentgym-suite[$EXTRAS] and its dependencies (a few minutes on a cold cache)" \
   "the log names the package that failed; check that PyPI is reachable" \
   .venv/bin/python -m pip install -e ".[$EXTRAS]"
 for installer in scripts/install_*.sh; do

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 #: Packages whose versions can change what an env shows or an agent does.
-PACKAGES = ("agentgym", "gymnasium", "numpy", "torch", "transformers", "peft", "openai",
+PACKAGES = ("agentgym-suite", "gymnasium", "numpy", "torch", "transformers", "peft", "openai",
             "bm25s", "textworld", "playwright", "miniwob", "rapidfuzz")  # fmt: skip
 REPO = Path(__file__).resolve().parents[2]
 #: Folders the benchmark itself writes: their changes do not make the code "dirty".
@@ -61,7 +61,7 @@ def now() -> str:
 def provenance() -> dict[str, Any]:
     versions = package_versions()
     return {
-        "agentgym_version": versions.get("agentgym"),
+        "agentgym_version": versions.get("agentgym-suite"),
         "git_commit": git_commit(),
         "python": platform.python_version(),
         "os": platform.platform(),

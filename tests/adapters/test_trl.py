@@ -12,7 +12,7 @@ import pytest
 from tests.train.support import config_for, require_train_extra
 
 require_train_extra()
-pytest.importorskip("datasets", reason="needs the trl extra: pip install 'agentgym[trl]'")
+pytest.importorskip("datasets", reason="needs the trl extra: pip install 'agentgym-suite[trl]'")
 
 import torch
 from agentgym_trl import EnvRollout, env_reward

@@ -10,7 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("stable_baselines3", reason="needs the sb3 extra: pip install 'agentgym-suite[sb3]'")
+pytest.importorskip(
+    "stable_baselines3", reason="needs the sb3 extra: pip install 'agentgym-suite[sb3]'"
+)
 pytest.importorskip("sb3_contrib", reason="needs the sb3 extra: pip install 'agentgym-suite[sb3]'")
 
 from agentgym_sb3 import EMPTY_SLOT_ACTION, SB3TextEnv, TextHasher, make_sb3_env

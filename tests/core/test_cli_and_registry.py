@@ -94,7 +94,8 @@ def test_registry_entries_name_their_family_and_how_to_install_them():
         "miniwob": "AgentGym/MiniWoB-v0",  # the tier env, not a single task's id
     }
     assert entry_for("AgentGym/Toy-v0").install_hint() == ""  # nothing beyond the base install
-    assert entry_for("AgentGym/WebShop-v0").install_hint() == "pip install 'agentgym-suite[webshop]'"
+    webshop = entry_for("AgentGym/WebShop-v0").install_hint()
+    assert webshop == "pip install 'agentgym-suite[webshop]'"
     alfworld = entry_for("AgentGym/ALFWorld-v0").install_hint()
     assert alfworld.startswith("pip install 'agentgym-suite[alfworld]', then ")
     assert "fast-downward" in alfworld and "scripts/install_alfworld.sh" in alfworld

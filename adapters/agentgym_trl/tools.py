@@ -16,21 +16,31 @@ next observation as the tool's answer; ``get_reward`` gives TRL the episode's sc
 
 Each dataset row holds the task's reset ``seed``; TRL passes the row to ``reset``, which resets
 the env with that seed and returns the first observation, which states the goal (TRL appends
-it to the row's user message), so every rollout of a GRPO group plays one task. The tools by
-env family: Toy and ALFWorld ``act(command)``; WebShop ``search(query)`` and ``click(button)``;
-MiniWoB ``click(element)``, ``type_text(element, text)``, ``press_key(key)``,
-``select_option(element, option)``, ``scroll(element, direction)``, ``hover(element)``,
-``wait(seconds)``. A call after the episode ended changes nothing and says so.
+it to the row's user message), so every rollout of a GRPO group plays one task. The tools are
+made from the family's ``ActionSet``, one per action, named and described as the set names and
+describes them (``env.unwrapped.action_set.tools()`` holds the same schemas): WebShop
+``search(query)``, ``click(button)``; MiniWoB ``click``, ``hover``, ``type_text``,
+``select_option``, ``press_key``, ``scroll``, ``noop``, ``wait``, ``click_xy``, ``drag``,
+``drag_xy``, ``select_text``, ``draw``. Toy and ALFWorld, whose observations name whole commands,
+get one ``act(command)`` tool by default (``environment_factory(..., action_tools=True)``: one
+tool per action there too). A call after the episode ended changes nothing and says so.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
 import gymnasium as gym
+
+from agentgym_envs.alfworld.env import ACTIONS as ALFWORLD_ACTIONS
+from agentgym_envs.core import ActionSet, ActionSpec, Arg
+from agentgym_envs.miniwob.actions import ACTIONS as MINIWOB_ACTIONS
+from agentgym_envs.toy.env import ACTIONS as TOY_ACTIONS
+from agentgym_envs.webshop.pages import ACTIONS as WEBSHOP_ACTIONS
 
 #: What the user message says before the env's first observation (TRL appends the observation).
 INSTRUCTION = (
@@ -80,120 +90,78 @@ class ToolEnv:
         return observation
 
 
-class CommandTools(ToolEnv):
-    """Toy and ALFWorld: one free-text command per call."""
+def _tool(action: ActionSpec, write: Callable[..., str]) -> Callable[..., str]:
+    """A tool method for ``action``: TRL reads its name, signature, type hints and Google-style
+    docstring; a call writes its arguments as action text (``write``) and plays it."""
+    args = [inspect.Parameter(a.name, _POSITIONAL, annotation=a.type) for a in action.args]
+    signature = inspect.Signature(
+        [inspect.Parameter("self", _POSITIONAL), *args], return_annotation=str
+    )
 
-    def act(self, command: str) -> str:
-        """Send one command to the environment and return what happens.
+    def tool(self: ToolEnv, *values: Any, **named: Any) -> str:
+        bound = signature.bind(self, *values, **named).arguments
+        del bound["self"]
+        return self._act(write(**bound))
 
-        Args:
-            command: The command, as the environment's action list writes it, e.g. "go to kitchen"
-                or "take apple 1 from countertop 2".
-        """
-        return self._act(command)
-
-
-class WebShopTools(ToolEnv):
-    """WebShop: search the shop, click what the page shows."""
-
-    def search(self, query: str) -> str:
-        """Search the shop (only on a page with a search box) and return the results page.
-
-        Args:
-            query: Words describing the product you want.
-        """
-        return self._act(f"search[{query}]")
-
-    def click(self, button: str) -> str:
-        """Click a button or link of the current page and return the next page.
-
-        Args:
-            button: Its text as the page shows it, e.g. a product id such as "B0AB12CD34",
-                an option value, "Buy Now", "Next >" or "Back to Search".
-        """
-        return self._act(f"click[{button.strip().lower()}]")
+    lines = []
+    for a in action.args:  # transformers reads "(choices: [...])" at a line's end as an enum
+        choices = f" (choices: {json.dumps(a.choices)})" if a.choices else ""
+        lines.append(f"    {a.name}: {a.description}{choices}")
+    tool.__doc__ = "\n".join([action.description, *(["", "Args:", *lines] if lines else [])])
+    tool.__name__ = tool.__qualname__ = action.name
+    tool.__annotations__ = {**{a.name: a.type for a in action.args}, "return": str}
+    tool.__signature__ = signature  # type: ignore[attr-defined]
+    return tool
 
 
-class MiniWoBTools(ToolEnv):
-    """MiniWoB: elements are the bracketed numbers of the observation."""
+_POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
-    def click(self, element: int) -> str:
-        """Click an element of the page.
 
-        Args:
-            element: The element's number in the observation, e.g. 4 for "[4] button".
-        """
-        return self._act(f"click [{int(element)}]")
+def command_set(actions: ActionSet) -> ActionSet:
+    """One ``act(command)`` action that takes any action of ``actions`` as its text."""
+    about = "Send one command to the environment and return what happens. Commands: "
+    command = Arg("command", str, "The command, as the environment's action list writes it.")
+    return ActionSet((ActionSpec("act", "{command}", about + actions.describe(), (command,)),))
 
-    def type_text(self, element: int, text: str) -> str:
-        """Click a text field, clear it and type text into it.
 
-        Args:
-            element: The field's number in the observation.
-            text: The text to type.
-        """
-        return self._act(f"type [{int(element)}] {json.dumps(text)}")
+def tool_env(actions: ActionSet, name: str) -> type[ToolEnv]:
+    """A ``ToolEnv`` class named ``name`` with one tool method per action of ``actions``."""
+    tools = {a.name: _tool(a, partial(actions.to_text, a.name)) for a in actions.actions}
+    return type(name, (ToolEnv,), {"__doc__": f"The env's actions as tools: {name}.", **tools})
 
-    def press_key(self, key: str) -> str:
-        """Press a key or chord on the focused element.
 
-        Args:
-            key: A key name such as "Enter", "Tab", "ArrowDown" or a chord such as "Control+A".
-        """
-        return self._act(f"press {json.dumps(key)}")
+ACTION_SETS: dict[str, ActionSet] = {
+    "toy": TOY_ACTIONS, "alfworld": ALFWORLD_ACTIONS, "webshop": WEBSHOP_ACTIONS,
+    "miniwob": MINIWOB_ACTIONS,
+}  # fmt: skip
+#: the families whose tools are one ``act(command)`` by default (their observations and
+#: admissible actions name whole commands)
+COMMAND_FAMILIES = ("toy", "alfworld")
 
-    def select_option(self, element: int, option: str) -> str:
-        """Choose an option of a dropdown list.
 
-        Args:
-            element: The list's number in the observation.
-            option: The option's label.
-        """
-        return self._act(f"select [{int(element)}] {json.dumps(option)}")
-
-    def scroll(self, element: int, direction: str) -> str:
-        """Scroll a scrollable element.
-
-        Args:
-            element: The element's number in the observation.
-            direction: One of "up", "down", "top" or "bottom".
-        """
-        return self._act(f"scroll [{int(element)}] {direction}")
-
-    def hover(self, element: int) -> str:
-        """Move the mouse over an element (opens hover menus).
-
-        Args:
-            element: The element's number in the observation.
-        """
-        return self._act(f"hover [{int(element)}]")
-
-    def wait(self, seconds: float) -> str:
-        """Let time pass, for tasks that ask you to wait.
-
-        Args:
-            seconds: How long, more than 0 and at most 5.
-        """
-        return self._act(f"wait {float(seconds):g}")
+def _tools(family: str, action_tools: bool) -> type[ToolEnv]:
+    actions = ACTION_SETS[family]
+    return tool_env(actions if action_tools else command_set(actions), f"{family.title()}Tools")
 
 
 TOOLS_BY_FAMILY: dict[str, type[ToolEnv]] = {
-    "toy": CommandTools,
-    "alfworld": CommandTools,
-    "webshop": WebShopTools,
-    "miniwob": MiniWoBTools,
+    family: _tools(family, family not in COMMAND_FAMILIES) for family in ACTION_SETS
 }
 
 
-def environment_factory(env_id: str, **env_kwargs: Any) -> Callable[[], ToolEnv]:
-    """``environment_factory`` for ``GRPOTrainer``: each call makes one tool env of ``env_id``."""
+def environment_factory(
+    env_id: str, *, action_tools: bool | None = None, **env_kwargs: Any
+) -> Callable[[], ToolEnv]:
+    """``environment_factory`` for ``GRPOTrainer``: each call makes one tool env of ``env_id``.
+    ``action_tools``: a tool per action (True) or one ``act(command)`` tool (False); None: the
+    family's default (``TOOLS_BY_FAMILY``)."""
     from agentgym_envs.registration import entry_for
 
     family = entry_for(env_id).family
-    tools = TOOLS_BY_FAMILY.get(family)
-    if tools is None:
+    if family not in ACTION_SETS:
         raise ValueError(f"no tool set for {env_id} (family {family!r}); known: "
-                         f"{', '.join(sorted(TOOLS_BY_FAMILY))}")  # fmt: skip
+                         f"{', '.join(sorted(ACTION_SETS))}")  # fmt: skip
+    tools = TOOLS_BY_FAMILY[family] if action_tools is None else _tools(family, action_tools)
     return partial(tools, env_id, env_kwargs)
 
 
@@ -208,11 +176,10 @@ def tool_dataset(seeds: Iterable[int], instruction: str = INSTRUCTION) -> Any:
 
 
 __all__ = [
+    "ACTION_SETS",
     "TOOLS_BY_FAMILY",
-    "CommandTools",
-    "MiniWoBTools",
     "ToolEnv",
-    "WebShopTools",
     "environment_factory",
     "tool_dataset",
+    "tool_env",
 ]

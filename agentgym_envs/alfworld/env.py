@@ -7,18 +7,62 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from agentgym_envs.alfworld.assets import INSTALL_HINT, AlfworldMissingError
 from agentgym_envs.alfworld.splits import TASK_TABLE
-from agentgym_envs.core import ActionError, TextEnv, Verdict
+from agentgym_envs.core import ActionError, ActionSet, ActionSpec, Arg, Call, TextEnv, Verdict
 
 NOTHING_HAPPENS = "Nothing happens."
 #: Facts that only record what the agent looked at; changing them does not spoil a plan.
 _BOOKKEEPING = frozenset({"checked", "examined"})
 _PUT = re.compile(r"^put (.+?) (?:in/on|in|on|into) (.+)$")
+
+
+def parse_command(text: str) -> Call:
+    """An ALFWorld command (``put X in/on Y`` read as ``move X to Y``); ``ActionError`` when its
+    form is none of the game's (whether the game admits it here is the env's to say)."""
+    command = " ".join(text.split())
+    if match := _PUT.match(command):
+        command = f"move {match.group(1)} to {match.group(2)}"
+    return ACTIONS.match(command)
+
+
+RECEPTACLE = Arg("receptacle", str, 'A receptacle as the game names it, e.g. "fridge 1".', "X")
+OBJECT = Arg("object", str, 'An object as the game names it, e.g. "apple 1".', "X")
+TO = replace(RECEPTACLE, placeholder="Y")
+THING = replace(OBJECT, description="An object or a receptacle as the game names it.")
+TOOL = Arg("tool", str, 'The appliance or tool, e.g. "microwave 1" or "knife 1".', "Y")
+ACTIONS = ActionSet(
+    (
+        ActionSpec("go_to", "go to {receptacle}", "Go to a receptacle.", (RECEPTACLE,)),
+        ActionSpec("open", "open {receptacle}", "Open a receptacle.", (RECEPTACLE,)),
+        ActionSpec("close", "close {receptacle}", "Close a receptacle.", (RECEPTACLE,)),
+        ActionSpec("take", "take {object} from {receptacle}", "Take an object from a receptacle.",
+                   (OBJECT, TO)),
+        ActionSpec("move", "move {object} to {receptacle}",
+                   "Put the object you hold in or on a receptacle.", (OBJECT, TO),
+                   usage="move X to Y (or put X in/on Y)"),
+        ActionSpec("use", "use {object}", "Use an object (turn a desk lamp on).", (OBJECT,)),
+        ActionSpec("heat", "heat {object} with {tool}", "Heat an object with a microwave.",
+                   (OBJECT, TOOL)),
+        ActionSpec("cool", "cool {object} with {tool}", "Cool an object with a fridge.",
+                   (OBJECT, TOOL)),
+        ActionSpec("clean", "clean {object} with {tool}", "Clean an object in a sink basin.",
+                   (OBJECT, TOOL)),
+        ActionSpec("slice", "slice {object} with {tool}", "Slice an object with a knife.",
+                   (OBJECT, TOOL)),
+        ActionSpec("examine", "examine {object}", "Look closely at an object or receptacle.",
+                   (THING,)),
+        ActionSpec("inventory", "inventory", "List what you hold."),
+        ActionSpec("look", "look", "Describe where you are."),
+        ActionSpec("help", "help", "List the game's commands."),
+    ),
+    parser=parse_command,
+)  # fmt: skip
 
 
 def _engine_class() -> Any:
@@ -90,11 +134,8 @@ class ALFWorldTask:
 class ALFWorldEnv(TextEnv):
     """ALFWorld's text households, generated offline: ``gymnasium.make("AgentGym/ALFWorld-v0")``."""
 
-    action_help: ClassVar[str] = (
-        "go to X | open X | close X | take X from Y | move X to Y (or put X in/on Y) | "
-        "use X | heat X with Y | cool X with Y | clean X with Y | slice X with Y | "
-        "examine X | inventory | look | help"
-    )
+    action_set = ACTIONS
+    action_help = ACTIONS.describe()
 
     def __init__(
         self,

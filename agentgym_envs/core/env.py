@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
+from agentgym_envs.core.actions import ActionSet
 from agentgym_envs.core.spaces import clean_text, text_space
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS, check_choice
 from agentgym_envs.core.task import ActionError, EpisodeAborted, Task, Verdict, extra_info
@@ -77,7 +78,9 @@ class TextEnv(gym.Env[str, str]):
     max_observation_chars: ClassVar[int] = 100_000
     #: Longest action the action space samples; longer agent text is still accepted by ``step``.
     max_action_chars: ClassVar[int] = 2_000
-    #: One line per action form, for prompts and for ``agentgym play``.
+    #: The family's actions: help text, parser, text forms and tool schemas.
+    action_set: ClassVar[ActionSet | None] = None
+    #: One line per action form, for prompts and for ``agentgym play`` (``action_set.describe()``).
     action_help: ClassVar[str] = ""
     #: Tasks whose observations or reward follow the wall clock by design, with the reason:
     #: the same seed and actions need not replay them exactly (replay checks skip them).

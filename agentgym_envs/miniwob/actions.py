@@ -29,13 +29,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from agentgym_envs.core import ActionError
+from agentgym_envs.core import POINTS, ActionError, ActionSet, ActionSpec, Arg
 
-ACTION_HELP = (
-    'click [id] | hover [id] | type [id] "text" | select [id] "option" | press "Key" | '
-    "scroll [id] up|down|top|bottom | noop | wait N | click_xy X Y | drag [id] to [id] | "
-    'drag X1 Y1 X2 Y2 | select_text [id] "text" | draw X1 Y1 X2 Y2 ...'
-)
 _NUM = r"-?\d+(?:\.\d+)?"
 _SEP = r"(?:\s*,\s*|\s+)"
 _QUOTED = r'"((?:[^"\\]|\\.)*)"'
@@ -220,3 +215,58 @@ def _parse_pointer(verb: str, match: re.Match[str]) -> Action:
             f"draw takes 2 to {MAX_DRAW_POINTS} points (x y pairs), got {len(points)}"
         )
     return Action("draw", points=points)
+
+
+ELEMENT = Arg(
+    "element", int, 'The element\'s number in the observation, e.g. 4 for "[4] button".', "id"
+)
+X, Y = (Arg(a, float, f"Page {a} in CSS pixels from the top-left corner.", a.upper()) for a in "xy")
+CORNERS = tuple(
+    Arg(
+        f"{a}{i}", float, f"The {'start' if i == 1 else 'end'} point's page {a}.", f"{a.upper()}{i}"
+    )
+    for i in (1, 2)
+    for a in "xy"
+)
+ACTIONS = ActionSet(
+    (
+        ActionSpec("click", "click [{element}]", "Click an element of the page.", (ELEMENT,)),
+        ActionSpec("hover", "hover [{element}]",
+                   "Move the mouse over an element (opens hover menus).", (ELEMENT,)),
+        ActionSpec("type_text", "type [{element}] {text}",
+                   "Click a text field, clear it and type text into it.",
+                   (ELEMENT, Arg("text", str, "The text to type.", quoted=True))),
+        ActionSpec("select_option", "select [{element}] {option}",
+                   "Choose an option of a dropdown list.",
+                   (ELEMENT, Arg("option", str, "The option's label.", quoted=True))),
+        ActionSpec("press_key", "press {key}", "Press a key or chord on the focused element.",
+                   (Arg("key", str, 'A key name such as "Enter", "Tab", "ArrowDown" or a chord '
+                        'such as "Control+A".', "Key", quoted=True),)),
+        ActionSpec("scroll", "scroll [{element}] {direction}",
+                   "Scroll a scrollable element (or the page) by most of a view, or all the way.",
+                   (ELEMENT, Arg("direction", str, "Which way.",
+                                 choices=("up", "down", "top", "bottom")))),
+        ActionSpec("noop", "noop", "Wait 100 ms (for delayed content and animations)."),
+        ActionSpec("wait", "wait {seconds}", "Let time pass, for tasks that ask you to wait.",
+                   (Arg("seconds", float, f"How long, more than 0 and at most "
+                        f"{MAX_WAIT_SECONDS:g}.", "N"),)),
+        ActionSpec("click_xy", "click_xy {x} {y}",
+                   "Click a point of the page (the text_bbox observation gives element boxes).",
+                   (X, Y)),
+        ActionSpec("drag", "drag [{element}] to [{target}]",
+                   "Drag an element onto another (press, move in steps, release).",
+                   (ELEMENT, Arg("target", int, "The number of the element to drop it on.",
+                                 "id"))),
+        ActionSpec("drag_xy", "drag {x1} {y1} {x2} {y2}",
+                   "Drag from one page point to another.", CORNERS),
+        ActionSpec("select_text", "select_text [{element}] {text}",
+                   "Select a piece of text inside an element with a mouse drag.",
+                   (ELEMENT, Arg("text", str, "The text to select.", quoted=True))),
+        ActionSpec("draw", "draw {points}",
+                   "Press at the first point, move through the others, release at the last.",
+                   (Arg("points", POINTS, f"x y page coordinates, flat: x1, y1, x2, y2, ... "
+                        f"(2 to {MAX_DRAW_POINTS} points).", "X1 Y1 X2 Y2 ..."),)),
+    ),
+    parser=parse_action,
+)  # fmt: skip
+ACTION_HELP = ACTIONS.describe()

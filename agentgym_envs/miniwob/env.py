@@ -35,7 +35,7 @@ import numpy as np
 
 from agentgym_envs.core import SPLITS, TextEnv, Verdict, check_choice
 from agentgym_envs.miniwob import dom_text
-from agentgym_envs.miniwob.actions import ACTION_HELP, parse_action
+from agentgym_envs.miniwob.actions import ACTIONS, parse_action
 from agentgym_envs.miniwob.adversarial import distract_goal, inject_decoys
 from agentgym_envs.miniwob.async_page import LoopPage, MiniWoBPage
 from agentgym_envs.miniwob.browser import find_chromium, require_playwright
@@ -205,7 +205,8 @@ class MiniWoBTask:
 class MiniWoBEnv(TextEnv):
     """MiniWoB++ in text. ``task=None`` samples the tier's tasks (``AgentGym/MiniWoB-v0``)."""
 
-    action_help = ACTION_HELP
+    action_set = ACTIONS
+    action_help = ACTIONS.describe()
     real_time_tasks = REAL_TIME_TASKS
 
     def __init__(

@@ -8,21 +8,39 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agentgym_envs.core import ActionError, TextEnv, Verdict
+from agentgym_envs.core import ActionError, ActionSet, ActionSpec, Arg, Call, TextEnv, Verdict
 from agentgym_envs.toy.tasks import TABLE, layout_for
 from agentgym_envs.toy.world import House, Layout
-
-VERBS = ("go", "take", "drop", "unlock", "look", "inventory")
-ACTION_HELP = (
-    "go to <room> | take <object> | drop <object> | unlock <room> (needs the key)"
-    " | look | inventory"
-)
 
 
 def normalise(action: str) -> str:
     """Lower-case, collapse spaces, drop a trailing full stop and the articles 'the'/'a'."""
     text = re.sub(r"\s+", " ", action.lower()).strip().rstrip(".").strip()
     return re.sub(r"\b(the|a|an) ", "", text)
+
+
+def parse_command(text: str) -> Call:
+    """A Toy command, normalised as ``step`` reads it (``ActionError`` when it is none)."""
+    return ACTIONS.match(normalise(text))
+
+
+ROOM = Arg("room", str, "A room a door of the current room leads to.", "<room>")
+ACTIONS = ActionSet(
+    (
+        ActionSpec("go_to", "go to {room}", "Walk through a door into another room.", (ROOM,)),
+        ActionSpec("take", "take {object}", "Pick up an object in the current room.",
+                   (Arg("object", str, "An object the room holds.", "<object>"),)),
+        ActionSpec("drop", "drop {object}", "Put down an object you carry.",
+                   (Arg("object", str, "An object you carry.", "<object>"),)),
+        ActionSpec("unlock", "unlock {room}", "Unlock the locked door to a room (needs the key).",
+                   (ROOM,), usage="unlock <room> (needs the key)"),
+        ActionSpec("look", "look", "Describe the current room again."),
+        ActionSpec("inventory", "inventory", "List what you carry."),
+    ),
+    parser=parse_command,
+)  # fmt: skip
+ACTION_HELP = ACTIONS.describe()
+VERBS = tuple(action.template.split()[0] for action in ACTIONS.actions)
 
 
 class ToyTask:
@@ -94,6 +112,7 @@ class ToyEnv(TextEnv):
 
     max_observation_chars = 4_000
     max_action_chars = 200
+    action_set = ACTIONS
     action_help = ACTION_HELP
 
     def task_ids(self) -> Sequence[str]:

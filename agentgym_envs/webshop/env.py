@@ -56,12 +56,13 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from agentgym_envs.core import TextEnv, Verdict, check_choice
 from agentgym_envs.webshop.pages import (
+    ACTIONS,
     BUY_NOW,
     NEXT_PAGE,
     OBSERVATION_MODES,
@@ -267,10 +268,8 @@ class WebShopEnv(TextEnv):
         catalog, goals: advanced/testing: a ready catalog object and an explicit goal list.
     """
 
-    action_help: ClassVar[str] = (
-        "search[keywords]  -- search the shop (from any page)\n"
-        "click[button]     -- click a button, product id or option shown on the page"
-    )
+    action_set = ACTIONS
+    action_help = ACTIONS.describe()
 
     def __init__(
         self,

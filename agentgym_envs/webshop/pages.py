@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from agentgym_envs.core import ActionError
+from agentgym_envs.core import ActionError, ActionSet, ActionSpec, Arg
 from agentgym_envs.webshop.schema import Product
 
 SEARCH_RETURN_N = 50
@@ -111,6 +111,29 @@ def parse_action(action: str) -> tuple[str, str]:
     if groups is None:
         raise ActionError("not an action; use search[keywords] or click[button]")
     return groups[0], groups[1].lower()
+
+
+def parse_command(action: str) -> tuple[str, str]:
+    """``parse_action`` of a ``search`` or ``click``; ActionError for any other name."""
+    name, arg = parse_action(action)
+    if name not in ACTIONS.names():
+        raise ActionError(f"unknown action {name!r}; use search[keywords] or click[button]")
+    return name, arg
+
+
+ACTIONS = ActionSet(
+    (
+        ActionSpec("search", "search[{query}]", "Search the shop (from any page).",
+                   (Arg("query", str, "Words describing the product you want.", "keywords"),)),
+        ActionSpec("click", "click[{button}]",
+                   "Click a button, product id or option shown on the page.",
+                   (Arg("button", str, 'Its text as the page shows it, e.g. a product id such as '
+                        '"B0AB12CD34", an option value, "Buy Now", "Next >" or "Back to Search".',
+                        lower=True),)),
+    ),
+    parser=parse_command,
+    table=True,
+)  # fmt: skip
 
 
 class ShopSession:
@@ -204,13 +227,11 @@ class ShopSession:
         """Apply ``search[...]`` or ``click[...]`` and return the new observation."""
         if self.page == Page.DONE:
             raise ActionError("the purchase is made; the episode is over")
-        name, arg = parse_action(action)
+        name, arg = parse_command(action)
         if name == "search":
             self.search(arg)
-        elif name == "click":
-            self.click(arg)
         else:
-            raise ActionError(f"unknown action {name!r}; use search[keywords] or click[button]")
+            self.click(arg)
         self._clickables = None
         self._page_segments = None
         return self.observation()

@@ -211,8 +211,9 @@ class LLMPromptWrapper(gym.Wrapper):
 
     def __init__(self, env: gym.Env, formatter: PromptFormatter | None = None) -> None:
         super().__init__(env)
-        action_help = getattr(env.unwrapped, "action_help", "") or "free text"
-        self.formatter = formatter or PromptFormatter(action_help=action_help)
+        actions = getattr(env.unwrapped, "action_set", None)
+        action_help = actions.describe() if actions else getattr(env.unwrapped, "action_help", "")
+        self.formatter = formatter or PromptFormatter(action_help=action_help or "free text")
         self.observation_space = text_space(1_000_000)
         self.action_space = text_space(8_000, min_length=1)
         self._episode = _Episode()

@@ -87,7 +87,8 @@ def fuzz(env_id: str, actions: int, seed: int = 0, progress: bool = True) -> Fuz
 
     rng = random.Random(seed)
     env = gym.make(env_id)
-    kinds = [k for k in KINDS if k != "long_type" or "type [" in env.unwrapped.action_help]
+    grammar = getattr(env.unwrapped, "action_help", "")
+    kinds = [k for k in KINDS if k != "long_type" or "type [" in grammar]
     report = FuzzReport(env_id)
     started = time.perf_counter()
     try:

@@ -19,14 +19,15 @@ import pytest
 from tests.train.support import require_train_extra
 
 require_train_extra()
-pytest.importorskip("datasets", reason="needs the trl extra: pip install 'agentgym[trl]'")
+pytest.importorskip("datasets", reason="needs the trl extra: pip install 'agentgym-suite[trl]'")
 
 import torch
 from agentgym_trl import environment_factory, tool_dataset
-from agentgym_trl.tools import TOOLS_BY_FAMILY, ToolEnv
+from agentgym_trl.tools import ACTION_SETS, TOOLS_BY_FAMILY, ToolEnv, tool_env
 from transformers.utils import get_json_schema
 
 from agentgym_train.tiny import pretrain, tiny_llama_config
+from tests.miniwob.support import needs_browser
 
 TOY = ("AgentGym/Toy-v0", {"difficulty": "easy"})
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
@@ -72,6 +73,61 @@ def test_webshop_and_miniwob_tools_write_their_env_actions(monkeypatch):
     page.click(4), page.type_text(2, 'say "hi"'), page.press_key("Enter"), page.wait(1)
     assert sent == ["search[red shoes]", "click[buy now]", "click [4]", 'type [2] "say \\"hi\\""',
                     'press "Enter"', "wait 1"]  # fmt: skip
+
+
+def test_every_action_of_every_family_has_a_tool_with_the_sets_schema():
+    for family, actions in ACTION_SETS.items():
+        tools = tool_env(actions, "Tools")
+        schemas = [get_json_schema(method)["function"] for method in tools_of(tools.__new__(tools))]
+        assert [{k: v for k, v in s.items() if k != "return"} for s in schemas] == sorted(
+            (tool["function"] for tool in actions.tools()), key=lambda f: f["name"]
+        ), family
+    for family in ("webshop", "miniwob"):  # their default tools are the set's, toy's is act
+        tools = TOOLS_BY_FAMILY[family]
+        assert [t.__name__ for t in tools_of(tools.__new__(tools))] == sorted(
+            ACTION_SETS[family].names()
+        )
+    toy = TOOLS_BY_FAMILY["toy"]
+    assert ACTION_SETS["toy"].describe() in get_json_schema(toy.act)["function"]["description"]
+
+
+def test_miniwob_tools_have_the_pointer_actions(monkeypatch):
+    sent = []
+    monkeypatch.setattr(ToolEnv, "_act", lambda self, action: sent.append(action) or "")
+    page = TOOLS_BY_FAMILY["miniwob"].__new__(TOOLS_BY_FAMILY["miniwob"])
+    page.drag(3, target=7), page.drag_xy(1, 2, 30, 40.5), page.draw([1, 2, 3, 4, 5, 6])
+    page.click_xy(x=10, y=20), page.select_text(2, "two words"), page.noop()
+    page.scroll(1, "down"), page.hover(2), page.select_option(5, "Blue")
+    assert sent == ["drag [3] to [7]", "drag 1 2 30 40.5", "draw 1 2 3 4 5 6", "click_xy 10 20",
+                    'select_text [2] "two words"', "noop", "scroll [1] down", "hover [2]",
+                    'select [5] "Blue"']  # fmt: skip
+
+
+def test_toy_tools_per_action_play_an_episode():
+    env = environment_factory(*TOY[:1], action_tools=True, **TOY[1])()
+    names = [tool.__name__ for tool in tools_of(env)]
+    assert names == ["drop", "go_to", "inventory", "look", "take", "unlock"]
+    goal = re.search(r"Find the (\w+) room", env.reset(seed=3)).group(1)
+    assert "You carry: nothing." in env.inventory()
+    assert "(success, score 1.00)" in env.go_to(f"{goal} room") and env.get_reward() == 1.0
+    assert not hasattr(
+        environment_factory("AgentGym/WebShop-v0", action_tools=False).func, "search"
+    )
+
+
+@needs_browser
+def test_a_miniwob_pointer_tool_plays_a_step_on_a_real_page():
+    tools = environment_factory("AgentGym/MiniWoB-drag-items-v0")()
+    try:
+        tools.reset(seed=2)
+        task = tools.env.unwrapped.task
+        name, position = re.fullmatch(r"Drag (\w+) to the (\d)\w\w position\.", task.goal).groups()
+        items = [n for n in task.nodes if n.get("tag") == "div" and n.get("text")]
+        source = next(n["id"] for n in items if n["text"] == name)
+        answer = tools.drag(element=source, target=items[int(position) - 1]["id"])
+        assert "The episode is over (success, score 1.00)" in answer and tools.get_reward() == 1.0
+    finally:
+        tools.env.close()
 
 
 @pytest.fixture(scope="module")

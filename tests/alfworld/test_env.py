@@ -118,7 +118,7 @@ def test_oracle_replans_after_a_deviation(make_env) -> None:
     _, _, _, _, info = env.step("look")  # does not change the world: plan kept
     steps, terminated = 0, False
     while not terminated and steps < 60:
-        _, _, terminated, _, info = env.step(info["expert_action"])
+        _, _, _, _, info = env.step(info["expert_action"])
         steps += 1
     assert info["success"]
 
@@ -236,3 +236,17 @@ def test_same_game_in_another_process() -> None:
         env={**os.environ, "PYTHONHASHSEED": "123"},
     )
     assert json.loads(ours.stdout) == json.loads(theirs.stdout)
+
+
+def test_the_action_set_reads_and_writes_every_admissible_command(make_env) -> None:
+    env = make_env(difficulty="easy")
+    actions = env.action_set
+    _, info = env.reset(seed=0)
+    for _ in range(30):
+        for command in info["admissible_actions"]:
+            call = actions.parse(command)
+            assert actions.to_text(call.name, **call.args) == command
+        if info["expert_action"] is None:
+            break
+        _, _, _, _, info = env.step(info["expert_action"])
+    assert info["success"]

@@ -1,38 +1,20 @@
 """Batched play: up to B episodes of one worker in lock-step, one agent call per turn for all.
 
-``agentgym bench run --batch-size B`` (B > 1) lets a worker hold B episodes at once. Each turn
-every live episode's observation goes to its agent in one ``act_batch`` call (a local model
-answers them with one batched ``generate`` or one scoring pass instead of B), then each env
-takes its own step; an episode that ends frees its slot, which the worker refills from its
-queue. Every episode still has its own env (a worker keeps idle envs per env x difficulty x
-split for the next episodes) and its own record, the very record ``play_episode`` gives
-(``LiveEpisode`` is that loop, a step at a time).
+Each turn every live episode's observation goes to its agent in one ``act_batch`` call (a local
+model answers with one batched ``generate``; an endpoint gets the requests at once), then each
+env takes its own step; an episode that ends frees its slot for the next. Every episode keeps
+its own env and its own record, the very record ``play_episode`` gives (``LiveEpisode``).
 
-An agent takes part when it has the batch protocol (``BatchAgent``):
+The batch protocol (``BatchAgent``): ``start_slot(slot, seed)`` (a new episode in ``slot``);
+``act_batch(slots, observations, infos)`` -> one action per slot (None: no move, the episode
+stops; an ``Exception``: that episode alone failed); optionally ``turn_record(slot)`` (kept as
+the step's ``"llm"``), ``end_slot(slot)`` and ``batch_with`` (agents with equal, non-None values
+share one call: the ``hf:``/``run:`` agents of one loaded model, the ``openai:`` agents of one
+endpoint). Agents without it play each episode whole.
 
-- ``start_slot(slot, seed)``: a new episode begins in batch slot ``slot`` (what ``reset(seed)``
-  is to ``act``: the agent forgets the slot's previous episode);
-- ``act_batch(slots, observations, infos) -> actions``: one action (or None: no move, that
-  episode stops there, incomplete; or an ``Exception``: that episode alone failed, see below)
-  per slot, in order;
-- optionally ``turn_record(slot)``: what the agent says of the slot's turn just played (an
-  LLM agent's prompt and raw reply), kept as that step's ``"llm"`` (``core.episode``);
-- optionally ``end_slot(slot)`` (the slot's episode is over) and ``batch_with``: agents whose
-  ``batch_with`` values are equal (and not None) share their slots, so one call to any of them
-  answers all (the ``hf:`` and ``run:`` agents of a worker's envs share one loaded model, so a
-  turn is one ``generate`` call whatever mix of envs, difficulties, splits and prompt variants
-  its episodes come from; the ``openai:`` agents of one endpoint, model and decoding send all
-  their episodes' requests at once).
-
-An agent without ``act_batch`` (random, oracle, webshop-rule) plays each episode whole, as with
-``--batch-size 1``.
-
-Failures stay per episode where they can be told apart: an env that raises (at reset or at a
-step) ends that episode as an error and the others play on. An agent that can tell which of
-its episodes failed (one request of a batch of requests) puts the exception in that slot's place
-of the actions: that episode is recorded as an error with its reason (as if ``act`` had raised
-it) and the others play on. An ``act_batch`` call that raises has no one episode to blame: every
-episode of that call is recorded as an error with its reason.
+Failures stay per episode where they can be told apart: an env that raises ends its episode as
+an error; an ``act_batch`` call that raises has no one episode to blame, so each of its
+episodes is an error.
 """
 
 from __future__ import annotations

@@ -44,26 +44,21 @@ def ready_entry(env_id: str) -> EnvEntry:
 
 def pick_difficulty(entry: EnvEntry, difficulty: str | None) -> str:
     """``difficulty``, or the entry's first when None; UsageError if the id cannot take it."""
-    if difficulty is None:
-        return entry.difficulties[0]
-    if difficulty not in entry.difficulties:
-        raise UsageError(
-            f"{entry.id} is made at difficulty {' or '.join(entry.difficulties)} only; "
-            f"drop --difficulty or pass --difficulty {entry.difficulties[0]}"
-        )
-    return difficulty
+    return _pick(difficulty, entry.difficulties, f"{entry.id} is made at difficulty", "difficulty")
 
 
 def pick_split(entry: EnvEntry, split: str | None) -> str:
     """``split``, or the entry's default when None; UsageError if the id does not serve it."""
-    if split is None:
-        return entry.splits[0]
-    if split not in entry.splits:
-        raise UsageError(
-            f"{entry.id} serves split {' or '.join(entry.splits)} only; "
-            f"drop --split or pass --split {entry.splits[0]}"
-        )
-    return split
+    return _pick(split, entry.splits, f"{entry.id} serves split", "split")
+
+
+def _pick(value: str | None, allowed: Sequence[str], what: str, option: str) -> str:
+    if value is None:
+        return allowed[0]
+    if value not in allowed:
+        raise UsageError(f"{what} {' or '.join(allowed)} only; drop --{option} or pass "
+                         f"--{option} {allowed[0]}")  # fmt: skip
+    return value
 
 
 def parse_env_kwargs(pairs: Sequence[str]) -> dict[str, Any]:

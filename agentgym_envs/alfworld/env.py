@@ -135,7 +135,6 @@ class ALFWorldEnv(TextEnv):
     """ALFWorld's text households, generated offline: ``gymnasium.make("AgentGym/ALFWorld-v0")``."""
 
     action_set = ACTIONS
-    action_help = ACTIONS.describe()
 
     def __init__(
         self,

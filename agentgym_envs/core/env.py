@@ -80,8 +80,15 @@ class TextEnv(gym.Env[str, str]):
     max_action_chars: ClassVar[int] = 2_000
     #: The family's actions: help text, parser, text forms and tool schemas.
     action_set: ClassVar[ActionSet | None] = None
-    #: One line per action form, for prompts and for ``agentgym play`` (``action_set.describe()``).
+    #: One line per action form, for prompts and for ``agentgym play``: the action set's
+    #: ``describe()``, filled in for each subclass that names a set.
     action_help: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.action_set is not None:
+            cls.action_help = cls.action_set.describe()
+
     #: Tasks whose observations or reward follow the wall clock by design, with the reason:
     #: the same seed and actions need not replay them exactly (replay checks skip them).
     real_time_tasks: ClassVar[Mapping[str, str]] = {}

@@ -206,7 +206,6 @@ class MiniWoBEnv(TextEnv):
     """MiniWoB++ in text. ``task=None`` samples the tier's tasks (``AgentGym/MiniWoB-v0``)."""
 
     action_set = ACTIONS
-    action_help = ACTIONS.describe()
     real_time_tasks = REAL_TIME_TASKS
 
     def __init__(

@@ -113,7 +113,6 @@ class ToyEnv(TextEnv):
     max_observation_chars = 4_000
     max_action_chars = 200
     action_set = ACTIONS
-    action_help = ACTION_HELP
 
     def task_ids(self) -> Sequence[str]:
         return TABLE.task_ids(self.difficulty, self.split)

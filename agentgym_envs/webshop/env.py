@@ -269,7 +269,6 @@ class WebShopEnv(TextEnv):
     """
 
     action_set = ACTIONS
-    action_help = ACTIONS.describe()
 
     def __init__(
         self,

@@ -75,7 +75,8 @@ class ToolEnv:
         return self.score
 
     def _act(self, action: str) -> str:
-        """Play ``action`` as one env step; the tool's answer."""
+        """Play ``action`` as one env step; the tool's answer (TRL's loop drives the episode, a
+        tool call at a time, so there is no episode loop here)."""
         if self.done:
             return f"The episode is over (score {self.score:.2f}); no more actions are taken."
         observation, _, terminated, truncated, info = self.env.step(action)

@@ -99,7 +99,7 @@ def fuzz(env_id: str, actions: int, seed: int = 0, progress: bool = True) -> Fuz
             action = hostile_action(kind, rng, list(info.get("admissible_actions", [])))
             report.kinds[kind] += 1
             began = time.perf_counter()
-            try:
+            try:  # its own loop, not LiveEpisode's: a step that raises is the finding to count
                 observation, _, terminated, truncated, info = env.step(action)
             except Exception as error:  # the finding: step must not raise on agent text
                 report.raised[f"{type(error).__name__} on {kind}"] += 1

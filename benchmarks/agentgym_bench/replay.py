@@ -63,7 +63,7 @@ from agentgym_bench.suites import (
     published_suite,
     resolve,
 )
-from agentgym_envs.core.episode import step_record
+from agentgym_envs.core.episode import LiveEpisode
 
 #: Reasons kept per verification (the first ones; a tampered run usually fails everywhere).
 MAX_REASONS = 20
@@ -315,21 +315,17 @@ def _replay(record: dict, envs: dict, expert: bool, check: Verification) -> None
     if cell not in envs:
         envs[cell] = gym.make(record["env_id"], difficulty=record["difficulty"],
                               split=record["split"], expert=expert)  # fmt: skip
-    env = envs[cell]
-    observation, info = env.reset(seed=record["seed"], options={"task_id": record["task_id"]})
-    if observation != trajectory["observation"]:
+    live = LiveEpisode(envs[cell], record["seed"], options={"task_id": record["task_id"]})
+    if live.observation != trajectory["observation"]:
         hint = _version_hint(record["env_id"], check)
         check.reject(f"{key}: first observation differs (another task, or the env's content "
                      f"changed since the run{hint})")  # fmt: skip
         return
     for index, step in enumerate(trajectory["steps"]):
-        before = info
-        observation, reward, terminated, truncated, info = env.step(step["action"])
-        got = step_record(step["action"], observation, reward, terminated, truncated, info,
-                          before)  # fmt: skip
-        if not _same_step(key, index, got, step, check):
+        live.apply(step["action"])
+        if not _same_step(key, index, live.trajectory.steps[-1], step, check):
             return
-    _check_outcome(record, info, check)
+    _check_outcome(record, live.info, check)
 
 
 def _same_step(key: str, index: int, got: dict, step: dict, check: Verification) -> bool:

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 SPLITS: tuple[str, ...] = ("train", "valid", "test", "ood", "adversarial")
+#: the generalization ladder results are read on: i.i.d. test, out of distribution, adversarial
+HELD_OUT: tuple[str, ...] = ("test", "ood", "adversarial")
 
 
 def check_choice(name: str, value: object, valid: Iterable[str]) -> str:

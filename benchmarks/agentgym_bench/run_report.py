@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentgym_bench.stats import DIMENSIONS
-
-SPLITS = ("test", "ood", "adversarial")
+from agentgym_envs.core.splits import HELD_OUT
 
 
 def _share(value: float | None) -> str:
@@ -115,7 +114,7 @@ def _env_table(env_id: str, mine: list[dict[str, Any]], order: dict[str, int]) -
     if rules:
         lines += ["", "Rule checks (share of the episodes checked that broke the rule): "
                   + ", ".join(f"`{n}`" for n in rules) + "."]  # fmt: skip
-    shown = [s for s in SPLITS if any(r["split"] == s for r in mine)]
+    shown = [s for s in HELD_OUT if any(r["split"] == s for r in mine)]
     label = "difficulty | variant" if with_variants else "difficulty"
     lines += ["", "Generalization gap (success):", "",
               f"| {label} | " + " | ".join(shown) + " |",

@@ -32,7 +32,7 @@ import yaml
 
 import agentgym_envs  # noqa: F401  (registers the ids)
 from agentgym_envs.core.episode import episode_key
-from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
+from agentgym_envs.core.splits import DIFFICULTIES, HELD_OUT, SPLITS
 from agentgym_envs.registration import entry_for
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
@@ -262,7 +262,7 @@ def resolve(name_or_path: str, env_ids: list[str] | None = None) -> Resolved:
         for difficulty in spec.get("difficulties", list(entry.difficulties)):
             if difficulty not in entry.difficulties:
                 continue
-            for split in spec.get("splits", ["test", "ood", "adversarial"]):
+            for split in spec.get("splits", list(HELD_OUT)):
                 if split not in entry.splits:  # a held-out MiniWoB task serves ood only
                     continue
                 ids, version = _task_ids(env_id, difficulty, split, spec)

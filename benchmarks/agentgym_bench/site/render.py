@@ -29,8 +29,8 @@ from agentgym_bench.site.tables import (
     tables,
     verified_text,
 )
+from agentgym_envs.core.splits import HELD_OUT
 
-GAP_SPLITS = ("test", "ood", "adversarial")
 PLOT_PREFIXES = ("success_by_difficulty-", "generalization_gap-")
 DPI = 100
 TITLE = "AgentGym leaderboard"
@@ -100,7 +100,7 @@ def plot_success_by_difficulty(env_id: str, env_tables: Sequence[Table], path: P
 
 def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path) -> Path:
     """Lines per agent (one style per difficulty): success on test -> ood -> adversarial."""
-    splits = _ordered({s for t in env_tables for s in t.splits} & set(GAP_SPLITS), GAP_SPLITS)
+    splits = _ordered({s for t in env_tables for s in t.splits} & set(HELD_OUT), HELD_OUT)
     figure = Figure(figsize=(6.4, 3.6))
     axes = figure.add_subplot()
     styles = ("-", "--", ":", "-.")

@@ -12,10 +12,10 @@ from typing import Any, NamedTuple
 from agentgym_bench.rules import DESCRIPTIONS
 from agentgym_bench.site.load import Submission
 from agentgym_bench.stats import wilson_interval
-from agentgym_envs.core.splits import DIFFICULTIES
+from agentgym_envs.core.splits import DIFFICULTIES, HELD_OUT
 
 #: the board's column order: the held-out splits first (not ``SPLITS``' order)
-SPLIT_ORDER = ("test", "ood", "adversarial", "train", "valid")
+SPLIT_ORDER = (*HELD_OUT, "train", "valid")  # held-out splits first
 DIFFICULTY_ORDER = DIFFICULTIES
 RULE_COLUMN = "rule violations"
 NO_RULES = "–"  # an env with no rules (no episode checked), unlike "—", a cell not run

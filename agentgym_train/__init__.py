@@ -2,7 +2,8 @@
 causal LMs on any AgentGym env, with behaviour-cloning warm start, curriculum, evaluation,
 rollback, exact-resume checkpoints and TensorBoard logs. Needs the ``train`` extra.
 
-Entry points: ``agentgym-train`` (``agentgym_train.cli:main``) and ``Trainer(load_config(...))``.
+Entry points: ``agentgym-train`` (``agentgym_train.cli:main``) and ``Trainer(load_config(...))``;
+``agentgym_train.play`` plays a trained policy elsewhere (the benchmarks' one way in).
 """
 
 __all__ = ["__version__"]

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import torch
+from transformers import get_cosine_with_min_lr_schedule_with_warmup
 
-from agentgym_train.config import AlgorithmConfig
+from agentgym_train.config import AlgorithmConfig, TrainConfig
 from agentgym_train.distributed import DataParallel
 from agentgym_train.policy import Policy, candidate_scores, choice_logprobs
 from agentgym_train.rollout import Episode, Job, Step
@@ -201,8 +202,24 @@ def make_algorithm(config: AlgorithmConfig) -> Algorithm:
     return ALGORITHMS[config.name](config)
 
 
+def warmup_cosine(
+    optimizer: torch.optim.Optimizer, warmup: int, updates: int, floor: float
+) -> torch.optim.lr_scheduler.LambdaLR:
+    """Linear warm-up over ``warmup`` updates, then cosine decay to ``floor`` x the peak at
+    ``updates`` (transformers' schedule). Its step 0 has lr 0, so update ``u`` is its step
+    ``u + 1``: the first update learns at 1/(warmup + 1) of the peak instead of not at all.
+    A rollback scales the scheduler's ``base_lrs`` (saved in its state with the step)."""
+    for group in optimizer.param_groups:
+        group.setdefault("initial_lr", group["lr"])  # what a scheduler started at step 0 needs
+    return get_cosine_with_min_lr_schedule_with_warmup(
+        optimizer, warmup + 1, max(updates, 1) + 1, min_lr_rate=floor, last_epoch=0
+    )
+
+
 class Learner:
-    """Runs the PPO/GRPO epochs over a batch of turns with one optimizer.
+    """The one owner of the update: the optimizer, its learning-rate schedule (one step per
+    ``update``, scaled by a rollback: ``scale_lr``) and the PPO/GRPO epochs over a batch of
+    turns. ``for_run`` builds the optimizer and schedule of a training run.
 
     Data-parallel (``parallel`` spans several processes): each rank holds its own turns, the ranks
     agree on the number of minibatches per epoch (the largest local count, so every rank takes the
@@ -219,16 +236,45 @@ class Learner:
         mode: str,
         reduction,
         parallel: DataParallel | None = None,
+        *,
+        scheduler: torch.optim.lr_scheduler.LambdaLR | None = None,
+        critic: bool = True,
     ):
         self.policy = policy
         self.optimizer = optimizer
+        self.scheduler = scheduler  # None: the optimizer's rate stays as it is
         self.config = config
         self.mode = mode
         self.reduction = reduction
         self.parallel = parallel or DataParallel()
-        #: the value head learns (PPO) or is left alone (GRPO)
-        self.critic = ALGORITHMS[config.name].critic
+        #: the value head learns (PPO) or is left alone (GRPO): ``Algorithm.critic``
+        self.critic = critic
         self._warned_prestep = False
+
+    @classmethod
+    def for_run(
+        cls, policy: Policy, algorithm: Algorithm, run: TrainConfig, parallel: DataParallel
+    ) -> Learner:
+        """AdamW over the trainable weights (this rank's shards: build it after sharding) with
+        the warm-up/cosine schedule over ``run.updates``."""
+        cfg, rollout = algorithm.config, run.rollout
+        params = [p for p in policy.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+        scheduler = warmup_cosine(optimizer, cfg.warmup_updates, run.updates, cfg.min_lr_ratio)
+        return cls(policy, optimizer, cfg, rollout.action_mode, rollout.score_reduction, parallel,
+                   scheduler=scheduler, critic=algorithm.critic)  # fmt: skip
+
+    def scale_lr(self, factor: float) -> float:
+        """Lower the schedule's peak by ``factor`` from the current step on (a rollback; kept in
+        the scheduler's state, so checkpoints carry it). Returns the peak over ``config.lr``."""
+        schedule = self.scheduler
+        assert schedule is not None  # a training run's learner has one
+        schedule.base_lrs = [base * factor for base in schedule.base_lrs]
+        for group, base, lr_at in zip(
+            self.optimizer.param_groups, schedule.base_lrs, schedule.lr_lambdas, strict=True
+        ):
+            group["lr"] = base * lr_at(schedule.last_epoch)
+        return float(schedule.base_lrs[0]) / self.config.lr
 
     def _minibatches(self, order: list[int]) -> tuple[list[list[int]], list[float]]:
         """This rank's minibatches (padded with empty ones to the agreed count) and each
@@ -271,6 +317,8 @@ class Learner:
                     parts["grad_norm"] = grad_norm
                 for key, value in parts.items():
                     metrics[key].append(value)
+        if self.scheduler is not None:
+            self.scheduler.step()  # the next update's rate
         self.policy.eval()
         out = {key: float(np.mean(values)) for key, values in metrics.items()}
         out["train_tokens"] = float(tokens)
@@ -445,4 +493,5 @@ __all__ = [
     "gae",
     "make_algorithm",
     "normalise_advantages",
+    "warmup_cosine",
 ]

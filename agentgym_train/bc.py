@@ -34,11 +34,12 @@ Example = tuple[list[int], list[int]]
 
 
 def _example(collector: RolloutCollector, history, observation, admissible, action) -> Example:
-    text = collector.prompt_text(Episode(0, 0, history=history), observation, admissible)
-    if collector.config.action_mode == "score":
-        return collector.encode(text + collector.action_prefix), collector.candidate_ids(action)
-    completion = collector.encode(f"{collector.action_prefix} {action}")
-    return collector.encode(text), [*completion, collector.policy.tokenizer.eos_token_id]
+    turns = collector.turns
+    text = turns.prompt_text(Episode(0, 0, history=history), observation, admissible)
+    if turns.config.action_mode == "score":
+        return turns.encode(text + turns.action_prefix), turns.candidate_ids(action)
+    completion = turns.encode(f"{turns.action_prefix} {action}")
+    return turns.encode(text), [*completion, turns.policy.tokenizer.eos_token_id]
 
 
 def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:

@@ -277,8 +277,9 @@ class PolicyTurns:
         return steps
 
 
-class RolloutCollector(PolicyTurns):
-    """Plays ``Job``s on a vector env of ``num_envs`` envs in lock-step with the policy."""
+class RolloutCollector:
+    """Plays ``Job``s on a vector env of ``num_envs`` envs in lock-step with the policy, whose
+    half of each turn is its ``PolicyTurns`` (``turns``)."""
 
     def __init__(
         self,
@@ -296,12 +297,22 @@ class RolloutCollector(PolicyTurns):
             action_help = self.envs.get_attr("action_help")[0]  # type: ignore[attr-defined]
         except AttributeError:  # an env without action help: the prompt says "free text"
             action_help = ""
-        super().__init__(policy, rollout, action_help)
+        self.policy, self.config = policy, rollout
+        self.turns = PolicyTurns(policy, rollout, action_help)  # bc builds its examples with it
         self.reward = reward
         #: keep each episode's ``Trajectory`` (what benchmark results hold): evaluation does
         self.record = record
         self._reward_model = _load_hook(reward.reward_model)
         self._ready = np.zeros(self.envs.num_envs, dtype=bool)  # reset at least once
+
+    @property
+    def stats(self) -> dict[str, float]:
+        """``new_stats``' counters: the turns count the model's, the collector the env's."""
+        return self.turns.stats
+
+    @stats.setter
+    def stats(self, stats: dict[str, float]) -> None:
+        self.turns.stats = stats
 
     def close(self) -> None:
         self.envs.close()
@@ -325,7 +336,7 @@ class RolloutCollector(PolicyTurns):
             if starting or not self._ready.all():
                 self._start(starting)
             active = [s for s in slots if s.job is not None]
-            steps = self.decide(active, temperature, with_reference)
+            steps = self.turns.decide(active, temperature, with_reference)
             self._step(active, steps, update)
             for slot in active:
                 if self._finished(slot):
@@ -398,7 +409,7 @@ class RolloutCollector(PolicyTurns):
             - r.invalid_action_penalty.at(update) * step.invalid
             - r.long_action_penalty.at(update) * step.hit_token_limit
         )
-        self.remember(slot, step)
+        self.turns.remember(slot, step)
         episode.terminated = terminated
         episode.success = bool(info.get("success", False))
         episode.score = float(info.get("score", 0.0))

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from transformers import get_cosine_with_min_lr_schedule_with_warmup
 
 from agentgym_envs.core.records import EpisodeRecord, played_record, records_text
 from agentgym_train import algorithms
@@ -38,22 +37,9 @@ log = logging.getLogger("agentgym_train")
 EVAL_SEED_BASE = 10_000_000
 
 
-def warmup_cosine(
-    optimizer: torch.optim.Optimizer, warmup: int, updates: int, floor: float
-) -> torch.optim.lr_scheduler.LambdaLR:
-    """Linear warm-up over ``warmup`` updates, then cosine decay to ``floor`` x the peak at
-    ``updates`` (transformers' schedule). Its step 0 has lr 0, so update ``u`` is its step
-    ``u + 1``: the first update learns at 1/(warmup + 1) of the peak instead of not at all.
-    A rollback scales the scheduler's ``base_lrs`` (saved in its state with the step)."""
-    for group in optimizer.param_groups:
-        group.setdefault("initial_lr", group["lr"])  # what a scheduler started at step 0 needs
-    return get_cosine_with_min_lr_schedule_with_warmup(
-        optimizer, warmup + 1, max(updates, 1) + 1, min_lr_rate=floor, last_epoch=0
-    )
-
-
 class Trainer:
-    """Owns the policy, optimizer, scheduler, envs and logs of one run directory."""
+    """Orchestrates one run directory: policy, rollouts, evaluation, rollback, checkpoints and
+    logs. The update (optimizer, learning-rate schedule) is ``self.learner``'s."""
 
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
@@ -67,11 +53,9 @@ class Trainer:
         self.device = self.parallel.rank_device(config.device) or pick_device(config.device)
         self.run_dir = self._open_run_dir()
         self.policy = self._load_policy()
-        self.optimizer, self.scheduler = self._optimizer()
-        self.learner = algorithms.Learner(
-            self.policy, self.optimizer, config.algorithm, config.rollout.action_mode,
-            config.rollout.score_reduction, self.parallel,
-        )  # fmt: skip
+        self.learner = algorithms.Learner.for_run(
+            self.policy, self.algorithm, config, self.parallel
+        )
         self.curriculum = Curriculum(config.curriculum, config.rollout.env_kwargs)
         self.state: dict[str, Any] = {
             "update": 0,
@@ -147,14 +131,6 @@ class Trainer:
             torch.manual_seed(cfg.seed + parallel.rank)  # ranks sample differently
         return policy
 
-    def _optimizer(self):
-        """AdamW over the trainable weights (this rank's shards if sharded) and its schedule."""
-        algo = self.config.algorithm
-        params = [p for p in self.policy.parameters() if p.requires_grad]
-        optimizer = torch.optim.AdamW(params, lr=algo.lr, weight_decay=algo.weight_decay)
-        return optimizer, warmup_cosine(optimizer, algo.warmup_updates, self.config.updates,
-                                        algo.min_lr_ratio)  # fmt: skip
-
     def _maybe_resume(self) -> None:
         resume = self.config.checkpoint.resume
         if resume == "never":
@@ -162,7 +138,8 @@ class Trainer:
         path = latest_checkpoint(self.run_dir) if resume == "auto" else Path(resume)
         if path is None:
             return
-        self.state = load_checkpoint(path, self.policy, self.optimizer, self.scheduler)
+        learner = self.learner
+        self.state = load_checkpoint(path, self.policy, learner.optimizer, learner.scheduler)
         self.curriculum.load_state(self.state.get("curriculum", {}))
         self.parallel.restore_rng(path, self.config.seed, self.state["update"])
         log.info("resumed from %s at update %d", path, self.state["update"])
@@ -205,7 +182,6 @@ class Trainer:
         started = time.perf_counter()
         learned = self.learner.update(steps, random.Random(cfg.seed * 1_000_003 + update))
         update_seconds = time.perf_counter() - started
-        self.scheduler.step()
         episodes, perf = self._gather_episodes(
             episodes, [collector.stats["gen_tokens"], collector.stats["gen_seconds"]]
         )
@@ -217,7 +193,7 @@ class Trainer:
         metrics["perf/rollout_seconds"] = rollout_seconds
         metrics["perf/env_seconds"] = collector.stats["env_seconds"]  # this rank's env steps
         metrics["perf/update_seconds"] = update_seconds
-        metrics["lr"] = self.optimizer.param_groups[0]["lr"]
+        metrics["lr"] = self.learner.optimizer.param_groups[0]["lr"]
         metrics["temperature"] = temperature
         metrics["curriculum/stage"] = float(self.curriculum.stage)
         self.state["update"] = update + 1
@@ -317,19 +293,13 @@ class Trainer:
             log.warning("rollback wanted (%s) but no best checkpoint exists", reason)
             return
         keep = dict(self.state)
-        load_checkpoint(path, self.policy, self.optimizer, None, restore_rng=False)
+        load_checkpoint(path, self.policy, self.learner.optimizer, None, restore_rng=False)
         self.state = keep
-        scale, schedule = self.config.evaluation.rollback_lr_factor, self.scheduler
-        schedule.base_lrs = [base * scale for base in schedule.base_lrs]
-        for group, base, factor in zip(
-            self.optimizer.param_groups, schedule.base_lrs, schedule.lr_lambdas, strict=True
-        ):
-            group["lr"] = base * factor(schedule.last_epoch)  # the lowered peak, from now on
+        scale = self.learner.scale_lr(self.config.evaluation.rollback_lr_factor)
         self.state["rollbacks"] += 1
         message = (
             f"rollback #{self.state['rollbacks']} at update {self.state['update']}: {reason}; "
-            f"restored update {best}, lr scale now "
-            f"{self.scheduler.base_lrs[0] / self.config.algorithm.lr:.3g}"
+            f"restored update {best}, lr scale now {scale:.3g}"
         )
         log.warning(message)
         self.metrics.event(self.state["update"], "rollback", message)
@@ -341,8 +311,8 @@ class Trainer:
         and wait until the files exist."""
         protect = (self.state["best_update"],) if self.state["best_update"] is not None else ()
         update = self.state["update"]
-        parallel = self.parallel
-        weights, optimizer_state = parallel.checkpoint_state(self.policy, self.optimizer)
+        parallel, optimizer = self.parallel, self.learner.optimizer
+        weights, optimizer_state = parallel.checkpoint_state(self.policy, optimizer)
         extra, prints = parallel.checkpoint_extras(weights)
         path = self.run_dir / "checkpoints" / f"update_{update:06d}"
         if parallel.is_main:
@@ -350,8 +320,8 @@ class Trainer:
                 self.run_dir,
                 update,
                 self.policy,
-                self.optimizer,
-                self.scheduler,
+                optimizer,
+                self.learner.scheduler,
                 self.state,
                 keep=self.config.checkpoint.keep,
                 protect=protect,
@@ -424,4 +394,4 @@ def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-__all__ = ["Episode", "Trainer", "read_metrics", "warmup_cosine"]
+__all__ = ["Episode", "Trainer", "read_metrics"]

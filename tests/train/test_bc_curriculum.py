@@ -112,11 +112,11 @@ def test_rollback_restores_best_weights_and_lowers_lr(tiny_dir, tmp_path):
         for param in trainer.policy.parameters():
             if param.requires_grad:
                 param.add_(1.0)
-    lr_before = trainer.optimizer.param_groups[0]["lr"]
+    lr_before = trainer.learner.optimizer.param_groups[0]["lr"]
     trainer.rollback("test")
     for name, tensor in trainer.policy.trainable_state().items():
         assert torch.equal(tensor, best[name]), name
-    assert trainer.optimizer.param_groups[0]["lr"] == pytest.approx(lr_before * 0.5)
+    assert trainer.learner.optimizer.param_groups[0]["lr"] == pytest.approx(lr_before * 0.5)
     # later updates follow the schedule from the lowered peak (kept in checkpoints)
-    assert trainer.scheduler.base_lrs == [pytest.approx(config.algorithm.lr * 0.5)]
+    assert trainer.learner.scheduler.base_lrs == [pytest.approx(config.algorithm.lr * 0.5)]
     assert "rollback #1" in (tmp_path / "events.jsonl").read_text()

@@ -38,16 +38,16 @@ def test_resume_restores_optimizer_and_continues_identically(tiny_dir, tmp_path)
     # run B: one update, then a fresh process-like Trainer resumes from the checkpoint
     first = Trainer(config_for(tmp_path / "b", tiny_dir, "updates=1"))
     first.train()
-    saved_optimizer = _optimizer_tensors(first.optimizer)
+    saved_optimizer = _optimizer_tensors(first.learner.optimizer)
     resumed = Trainer(config_for(tmp_path / "b", tiny_dir, "updates=2"))
     assert resumed.state["update"] == 1
-    restored = _optimizer_tensors(resumed.optimizer)
+    restored = _optimizer_tensors(resumed.learner.optimizer)
     assert restored.keys() == saved_optimizer.keys() and restored
     for key, value in saved_optimizer.items():
         if torch.is_tensor(value):
             assert torch.equal(restored[key], value), key
     # the schedule's step is the next update's index + 1 (its step 0 is the lr-0 warm-up start)
-    assert resumed.scheduler.last_epoch == first.scheduler.last_epoch == 2
+    assert resumed.learner.scheduler.last_epoch == first.learner.scheduler.last_epoch == 2
     resumed.train()
 
     final_b = resumed.policy.trainable_state()

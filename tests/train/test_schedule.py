@@ -11,8 +11,8 @@ require_train_extra()
 import pytest
 import torch
 
+from agentgym_train.algorithms import warmup_cosine
 from agentgym_train.checkpoint import upgrade_scheduler_state
-from agentgym_train.trainer import warmup_cosine
 
 
 def _optimizer(lr: float = 1.0) -> torch.optim.Optimizer:

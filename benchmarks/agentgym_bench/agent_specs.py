@@ -103,9 +103,6 @@ def custom_factory(spec: str) -> Any:
         ) from error
 
 
-#: the options of ``run:`` and ``hf:`` agents (``trained_agent.make_trained_agent``)
-TRAINED_OPTIONS = ("checkpoint", "config", "device", "engine", "gpu_memory_utilization",
-                   "overrides", "temperature", "threads")  # fmt: skip
 #: options that are secrets: used to play, never written to a run folder
 SECRET_OPTIONS = ("api_key",)
 
@@ -120,6 +117,8 @@ def option_names(spec: str) -> tuple[str, ...] | None:
 
         return _parameters(OpenAIChatAgent.__init__, skip=("self", "action_help", "model"))
     if spec.startswith(("run:", "hf:")):
+        from agentgym_bench.trained_agent import TRAINED_OPTIONS
+
         return TRAINED_OPTIONS
     return _parameters(custom_factory(spec), first=1)
 
@@ -193,7 +192,6 @@ __all__ = [
     "NO_PROMPTS",
     "ORACLE_AGENTS",
     "SECRET_OPTIONS",
-    "TRAINED_OPTIONS",
     "WebShopRuleAgent",
     "apply_prompt_settings",
     "check_options",

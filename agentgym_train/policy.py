@@ -75,7 +75,8 @@ def pad_right(seqs: Sequence[Sequence[int]], pad_id: int) -> tuple[torch.Tensor,
 
 @dataclass
 class SequenceStats:
-    """Per-sequence results of ``Policy.evaluate``: token tensors are flat, split by ``lengths``."""
+    """Per-sequence results of ``Policy.sequence_stats``: token tensors are flat, split by
+    ``lengths``."""
 
     token_logprobs: torch.Tensor  # (sum of completion lengths,)
     token_entropy: torch.Tensor | None  # same shape, or None when not asked for
@@ -104,7 +105,8 @@ def _computed(method):
 
 
 class Policy(nn.Module):
-    """LM + value head. ``evaluate`` scores completions appended to prompts in one forward pass."""
+    """LM + value head. ``sequence_stats`` scores completions appended to prompts in one
+    forward pass."""
 
     def __init__(
         self,
@@ -260,7 +262,7 @@ class Policy(nn.Module):
 
     # ---- the computation ---------------------------------------------------------------------
     @_computed
-    def evaluate(
+    def sequence_stats(
         self,
         prompts: Sequence[Sequence[int]],
         completions: Sequence[Sequence[int]],
@@ -478,7 +480,8 @@ class Policy(nn.Module):
         full (what gradient checkpointing needs; K prompt passes instead of one)."""
         rows = [(prompt, list(c)) for prompt, group in zip(prompts, candidates, strict=True)
                 for c in group]  # fmt: skip
-        stats = self.evaluate([p for p, _ in rows], [c for _, c in rows], values=values, lm=lm)
+        stats = self.sequence_stats([p for p, _ in rows], [c for _, c in rows], values=values,
+                                    lm=lm)  # fmt: skip
         value = None
         if values:  # the value is read at the prompt's last token: any of its rows will do
             firsts = torch.cumsum(torch.as_tensor([0] + [len(g) for g in candidates[:-1]]), 0)
@@ -498,7 +501,7 @@ class Policy(nn.Module):
         budget. Sampling is from softmax(logits / temperature) (nucleus-cut when ``top_p`` < 1)
         and nothing else: the checkpoint's own ``generation_config`` (repetition penalty,
         top-k, min_new_tokens, suppressed tokens...) is set aside, so the tokens come from the
-        distribution ``evaluate`` records as the behaviour policy. With ``self.engine`` set,
+        distribution ``sequence_stats`` records as the behaviour policy. With ``self.engine`` set,
         that engine generates instead (same prompts in, same completion ids out)."""
         if self.engine is not None:
             return self.engine.generate(prompts, max_new_tokens, temperature, top_p)

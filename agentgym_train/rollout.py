@@ -244,13 +244,13 @@ class PolicyTurns:
         token_logprobs: Sequence[torch.Tensor] = [torch.zeros(0)] * len(completions)
         values = [0.0] * len(completions)
         if learn:
-            stats = self.policy.evaluate(prompts, completions, temperature=temperature or 1.0)
+            stats = self.policy.sequence_stats(prompts, completions, temperature=temperature or 1.0)
             token_logprobs = torch.split(stats.token_logprobs, stats.lengths)
             values = stats.values.tolist()
         ref_logprobs = None
         if with_ref:
             with self.policy.reference() as ref_lm:
-                ref = self.policy.evaluate(
+                ref = self.policy.sequence_stats(
                     prompts, completions, temperature or 1.0, values=False, lm=ref_lm
                 )
             ref_logprobs = torch.split(ref.token_logprobs, ref.lengths)

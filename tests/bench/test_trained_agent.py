@@ -120,7 +120,7 @@ def test_agent_plays_the_trainers_greedy_evaluation(run, request):
 
 
 def test_generate_mode_play_skips_the_log_prob_pass(generate_run, monkeypatch):
-    """Benchmark play needs the action only: no ``Policy.evaluate`` pass over each completion
+    """Benchmark play needs the action only: no ``Policy.sequence_stats`` pass over each completion
     (training's rollouts make one for the log-probs and values)."""
     run_dir, trainer = generate_run
     env = gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid")
@@ -129,7 +129,7 @@ def test_generate_mode_play_skips_the_log_prob_pass(generate_run, monkeypatch):
     def no_pass(*args, **kwargs):
         raise AssertionError("benchmark play ran the log-prob pass")
 
-    monkeypatch.setattr(agent.loaded.policy, "evaluate", no_pass)
+    monkeypatch.setattr(agent.loaded.policy, "sequence_stats", no_pass)
     played = play_episode(env, agent, SEEDS[0], trainer.config.rollout.max_turns)
     env.close()
     assert played.steps and all(not step.token_logprobs for step in agent.episode.steps)

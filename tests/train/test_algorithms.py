@@ -19,7 +19,7 @@ from agentgym_train.algorithms import (
     clipped_objective,
     gae,
     make_algorithm,
-    normalise_advantages,
+    normalize_advantages,
 )
 from agentgym_train.config import AlgorithmConfig
 from agentgym_train.rollout import Episode, Step
@@ -55,11 +55,11 @@ def test_grpo_group_normalisation():
     assert all(s.advantage == 0.0 for e in episodes[4:] for s in e.steps)  # no signal, no push
 
 
-def test_normalise_advantages():
+def test_normalize_advantages():
     steps = [_step() for _ in range(4)]
     for step, adv in zip(steps, (1.0, 2.0, 3.0, 4.0), strict=True):
         step.advantage = adv
-    normalise_advantages(steps)
+    normalize_advantages(steps)
     values = torch.tensor([s.advantage for s in steps])
     assert float(values.mean()) == pytest.approx(0.0, abs=1e-6)
     assert float(values.std(unbiased=False)) == pytest.approx(1.0, abs=1e-4)
@@ -99,7 +99,7 @@ def test_normalise_without_centring_keeps_zero_advantages_zero():
     steps = [_step() for _ in range(4)]
     for step, adv in zip(steps, (0.0, 0.0, 2.0, -1.0), strict=True):
         step.advantage = adv
-    normalise_advantages(steps, centre=False)
+    normalize_advantages(steps, centre=False)
     std = float(torch.tensor([0.0, 0.0, 2.0, -1.0]).std(unbiased=False))
     assert [s.advantage for s in steps] == pytest.approx([0.0, 0.0, 2.0 / std, -1.0 / std])
 

@@ -27,7 +27,7 @@ import torch
 from agentgym_train.algorithms import (
     assign_grpo_advantages,
     batch_mean_std,
-    normalise_advantages,
+    normalize_advantages,
 )
 from agentgym_train.distributed import DataParallel, check_world_size, fingerprint
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
@@ -112,13 +112,13 @@ def test_batch_mean_std_without_collective_is_numpy():
 def test_normalise_over_two_ranks_equals_whole_batch(centre):
     advantages = [1.0, 2.0, 3.5, -4.0, 0.25, 7.0, 0.0]
     whole = [_step(advantage=a) for a in advantages]
-    normalise_advantages(whole, centre=centre)
+    normalize_advantages(whole, centre=centre)
     parts = [
         [_step(advantage=a) for a in advantages[:3]],
         [_step(advantage=a) for a in advantages[3:]],
     ]
     ThreadRanks(2).run(
-        lambda rank, sum_across: normalise_advantages(parts[rank], centre, sum_across)
+        lambda rank, sum_across: normalize_advantages(parts[rank], centre, sum_across)
     )
     got = [s.advantage for part in parts for s in part]
     assert got == pytest.approx([s.advantage for s in whole], abs=1e-12)

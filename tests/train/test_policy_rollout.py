@@ -46,11 +46,11 @@ def test_shared_prompt_scoring_matches_full_sequences(policy, packing, monkeypat
     monkeypatch.setattr(policy.config, "score_packing", packing)
     shared = policy.score_candidates(prompts, groups)
     flat_prompts = [p for p, g in zip(prompts, groups, strict=True) for _ in g]
-    flat = policy.evaluate(flat_prompts, [c for g in groups for c in g])
+    flat = policy.sequence_stats(flat_prompts, [c for g in groups for c in g])
     assert torch.allclose(shared.token_logprobs, flat.token_logprobs, atol=1e-5)
     assert torch.allclose(shared.values, flat.values[[0, 2, 3]], atol=1e-6)
     one_token = policy.score_candidates([[5, 6, 7], [8, 9]], [[[2], [20]], [[21]]])  # no rest
-    flat = policy.evaluate([[5, 6, 7], [5, 6, 7], [8, 9]], [[2], [20], [21]])
+    flat = policy.sequence_stats([[5, 6, 7], [5, 6, 7], [8, 9]], [[2], [20], [21]])
     assert torch.allclose(one_token.token_logprobs, flat.token_logprobs, atol=1e-5)
 
 
@@ -68,9 +68,9 @@ def test_attention_implementation_is_selectable(tiny_dir, tmp_path):
 
 
 def test_reference_is_the_model_without_adapters(policy):
-    stats = policy.evaluate([[5, 6, 7]], [[8, 9]], values=False)
+    stats = policy.sequence_stats([[5, 6, 7]], [[8, 9]], values=False)
     with policy.reference() as ref:
-        ref_stats = policy.evaluate([[5, 6, 7]], [[8, 9]], values=False, lm=ref)
+        ref_stats = policy.sequence_stats([[5, 6, 7]], [[8, 9]], values=False, lm=ref)
     assert not torch.allclose(stats.token_logprobs, ref_stats.token_logprobs)
 
 
@@ -237,7 +237,7 @@ def _raw_greedy(policy, prompt, steps):
 
 def test_sampling_ignores_the_checkpoints_generation_config(tiny_dir, tmp_path):
     # Qwen2.5-Instruct ships repetition_penalty 1.05: sampling must still be from the logits
-    # that evaluate() records, and every EOS id must end a completion
+    # that sequence_stats() records, and every EOS id must end a completion
     from transformers import GenerationConfig
 
     config = config_for(tmp_path, tiny_dir, "policy.lora=false")
@@ -268,7 +268,7 @@ def _changed_fraction(dtype: str, tiny_dir, tmp_path) -> tuple[float, torch.dtyp
     before = [p.detach().clone() for p in params]
     optimizer = torch.optim.AdamW(params, lr=1e-5)
     policy.train()
-    stats = policy.evaluate([[5, 6, 7, 8], [9, 10, 11]], [[12, 13, 2], [14, 2]])
+    stats = policy.sequence_stats([[5, 6, 7, 8], [9, 10, 11]], [[12, 13, 2], [14, 2]])
     assert stats.token_logprobs.dtype == torch.float32
     (-stats.token_logprobs.mean() + stats.values.square().mean()).backward()
     optimizer.step()

@@ -371,7 +371,10 @@ class TrainConfig(Checked):
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     bc: BCConfig = field(default_factory=BCConfig)
 
-    def _check_env_id(self) -> None:
+    def check_env(self) -> TrainConfig:
+        """Raise a ValueError for an env id that is not registered (with close matches) or a
+        split it does not serve; kept apart from ``validate`` so that making a config never
+        imports the env registry (``load_config`` and the ``Trainer`` call it)."""
         import gymnasium as gym
 
         import agentgym_envs  # noqa: F401 - registers the AgentGym ids
@@ -381,6 +384,9 @@ class TrainConfig(Checked):
         if env_id not in gym.registry:
             hint = did_you_mean(env_id, sorted(gym.registry))
             raise ValueError(f"rollout.env_id={env_id!r} is not a registered Gymnasium id{hint}")
+        # a split the env id (with its env_kwargs) does not serve: refused
+        self.evaluation.plan(env_id, self.rollout.env_kwargs)
+        return self
 
     def __post_init__(self) -> None:
         super().__post_init__()  # this level's choices (each section checked its own)
@@ -404,9 +410,6 @@ class TrainConfig(Checked):
                 "sharding=fsdp with policy.load_in_bits is not supported (bitsandbytes' packed "
                 "weights cannot be split into FSDP shards); use sharding=none"
             )
-        self._check_env_id()
-        # a split the env id (with its env_kwargs) does not serve: refused
-        self.evaluation.plan(self.rollout.env_id, self.rollout.env_kwargs)
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
         if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(
@@ -538,7 +541,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         loaded = yaml.safe_load(file.read_text()) or {}
         data = _merge(data, loaded)
     data = apply_overrides(data, list(overrides or []))
-    return from_dict(TrainConfig, data)  # validated as it is made
+    return from_dict(TrainConfig, data).check_env()  # validated as it is made
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:

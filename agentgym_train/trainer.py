@@ -42,7 +42,7 @@ class Trainer:
     logs. The update (optimizer, learning-rate schedule) is ``self.learner``'s."""
 
     def __init__(self, config: TrainConfig) -> None:
-        self.config = config
+        self.config = config.check_env()
         self.algorithm = algorithms.make_algorithm(config.algorithm)
         self.parallel = self._join_processes()
         #: the splits evaluated and the one that picks the best checkpoint, checked against the

@@ -15,7 +15,7 @@ echo "[test] ruff"
 .venv/bin/ruff format --check .
 echo "[test] import directions (import-linter contracts in pyproject.toml)"
 .venv/bin/lint-imports
-echo "[test] types (mypy: agentgym_envs/core, agentgym_train, benchmarks/agentgym_bench)"
+echo "[test] types (mypy: agentgym_envs/core, agentgym_train, benchmarks/agentgym_bench, adapters/agentgym_serve)"
 .venv/bin/mypy
 echo "[test] pytest"
 set +e

@@ -7,7 +7,7 @@ import pytest
 grimp = pytest.importorskip("grimp", reason="comes with import-linter (the test extra)")
 
 PACKAGES = ("agentgym_envs", "agentgym_train", "agentgym_bench", "agentgym_trl", "agentgym_sb3",
-            "agentgym_ray")  # fmt: skip
+            "agentgym_ray", "agentgym_serve")  # fmt: skip
 
 
 def _within(module: str, other: str) -> bool:

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
-
 from agentgym_envs.core.actions import ActionSet
 from agentgym_serve.sessions import (
     MAX_MESSAGE_BYTES,
@@ -27,23 +25,10 @@ from agentgym_serve.sessions import (
     Session,
     SessionError,
     Sessions,
+    action_sets,
 )
 
 _SESSION_KEY = "agentgym_session"
-
-
-def action_sets(env_ids: tuple[str, ...]) -> dict[str, ActionSet]:
-    """The action set of each served id's env class (ids without one have only ``act``)."""
-    from gymnasium.envs.registration import load_env_creator
-
-    sets = {}
-    for env_id in env_ids:
-        entry_point = gym.spec(env_id).entry_point
-        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
-        action_set = getattr(creator, "action_set", None)
-        if action_set is not None:
-            sets[env_id] = action_set
-    return sets
 
 
 def tool_list(settings: ServerSettings) -> list[dict[str, Any]]:
@@ -196,4 +181,4 @@ def mcp_app(settings: ServerSettings, sessions: Sessions, host: str = "127.0.0.1
     return server, app
 
 
-__all__ = ["action_sets", "make_mcp_server", "mcp_app", "tool_list"]
+__all__ = ["make_mcp_server", "mcp_app", "tool_list"]

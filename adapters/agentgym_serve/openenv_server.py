@@ -32,6 +32,7 @@ from agentgym_serve.sessions import (
     Session,
     SessionError,
     Sessions,
+    action_sets,
 )
 
 PROTOCOLS = ("openenv", "mcp")
@@ -119,6 +120,7 @@ def make_app(
         return {
             "name": "agentgym",
             "env_ids": list(settings.env_ids),
+            "action_help": {i: a.describe() for i, a in action_sets(settings.env_ids).items()},
             "oracle": settings.oracle,
             "idle_timeout_s": settings.idle_timeout,
             "step_timeout_s": settings.step_timeout,

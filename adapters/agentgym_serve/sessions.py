@@ -210,6 +210,20 @@ class Sessions:
             self.close(sid)
 
 
+def action_sets(env_ids: tuple[str, ...]) -> dict[str, Any]:
+    """The action set of each served id's env class (ids without one have only ``act``)."""
+    from gymnasium.envs.registration import load_env_creator
+
+    sets = {}
+    for env_id in env_ids:
+        entry_point = gym.spec(env_id).entry_point
+        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
+        action_set = getattr(creator, "action_set", None)
+        if action_set is not None:
+            sets[env_id] = action_set
+    return sets
+
+
 def _thread(sid: str) -> concurrent.futures.ThreadPoolExecutor:
     return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"session-{sid[:8]}")
 

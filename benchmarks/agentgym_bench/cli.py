@@ -123,7 +123,7 @@ def cmd_bench_run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from error
     settings = RunSettings(spec, options, args.workers,
                            args.episode_timeout, args.backend, args.ray_address,
-                           args.batch_size)  # fmt: skip
+                           args.batch_size, args.env_url)  # fmt: skip
     variants = f", variants {', '.join(suite.variants)}" if suite.variants else ""
     print(f"{spec} on suite {suite.name} v{suite.version} ({len(suite.episodes)} episodes"
           f"{variants}, hash {suite.hash[:12]}) -> {out}")  # fmt: skip
@@ -198,6 +198,11 @@ def add_bench_command(sub: Any) -> None:
                    "act_batch) play one episode at a time as with the default 1. Each "
                    "episode's --episode-timeout clock runs from its own start and includes "
                    "the turns it shares")  # fmt: skip
+    p.add_argument("--env-url", default=None, metavar="URL",
+                   help="play on envs served by agentgym serve at URL (e.g. "
+                   "http://host:8000; a bearer token from $AGENTGYM_SERVE_TOKEN): the same "
+                   "records and replay as envs made here; the suite is still resolved here. "
+                   "The oracle agent needs a server started with --oracle")  # fmt: skip
     p.add_argument("--retry-errors", action="store_true",
                    help="play again the episodes a previous run recorded as errors")  # fmt: skip
     p.add_argument("--allow-changed-options", action="store_true",

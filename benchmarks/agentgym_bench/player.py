@@ -40,6 +40,8 @@ class RunSettings:
     #: episodes a worker plays at once in lock-step, one batched agent call per turn, for
     #: agents with the batch protocol (``lockstep``); 1: one at a time (others always are)
     batch_size: int = 1
+    #: play on envs served by ``agentgym serve`` at this URL (None: made in the worker)
+    env_url: str | None = None
 
 
 def place(spec: EpisodeSpec) -> dict[str, Any]:
@@ -90,8 +92,7 @@ class EpisodePlayer:
         if idle:
             env = idle.pop()
         else:
-            env = LastInfo(gym.make(spec.env_id, difficulty=spec.difficulty, split=spec.split,
-                                    expert=sees_oracle(self.settings.agent)))  # fmt: skip
+            env = LastInfo(self._make(spec))
             self.envs.setdefault(cell, []).append(env)
         if agent_key not in self.agents:
             try:
@@ -103,6 +104,20 @@ class EpisodePlayer:
                 raise
             self.agents[agent_key] = agent
         return env, self.agents[agent_key]
+
+    def _make(self, spec: EpisodeSpec) -> gym.Env:
+        """The env of ``spec``'s cell: made here, or a session on the ``env_url`` server (its
+        bearer token from ``$AGENTGYM_SERVE_TOKEN``)."""
+        kwargs: dict[str, Any] = {"difficulty": spec.difficulty, "split": spec.split,
+                                  "expert": sees_oracle(self.settings.agent)}  # fmt: skip
+        if self.settings.env_url is None:
+            return gym.make(spec.env_id, **kwargs)
+        import os
+
+        from agentgym_envs.core.remote import RemoteTextEnv
+
+        token = os.environ.get("AGENTGYM_SERVE_TOKEN")
+        return RemoteTextEnv(self.settings.env_url, spec.env_id, token=token, **kwargs)
 
     def release(self, spec: EpisodeSpec, env: Any) -> None:
         """Put ``env`` back among its cell's idle envs."""

@@ -53,6 +53,8 @@ def refuse_variants(suite: Resolved, agent: str) -> None:
 
 def new_run(suite: Resolved, settings: RunSettings) -> dict[str, Any]:
     """run.json of a run about to start."""
+    from agentgym_bench.llm_agents import public_url
+
     return {
         "agent": {
             "spec": settings.agent,
@@ -66,6 +68,7 @@ def new_run(suite: Resolved, settings: RunSettings) -> dict[str, Any]:
             "episode_timeout": settings.episode_timeout,
             "backend": settings.backend,
             **({"batch_size": settings.batch_size} if settings.batch_size > 1 else {}),
+            **({"env_url": public_url(settings.env_url)} if settings.env_url else {}),
         },
         "started": now(),
         "finished": None,

@@ -345,3 +345,43 @@ def test_mcp_serves_miniwob_pointer_tools(serve):
                                           ("click_xy", {"x": 5, "y": 5})])  # fmt: skip
     assert {"drag", "draw", "click_xy", "select_text"} <= set(tools)
     assert not first.is_error and not clicked.is_error
+
+
+# ------------------------------------------------------------------------------ remote play
+def test_a_suite_played_on_a_served_env_keeps_the_records_and_verifies(serve, tmp_path):
+    from agentgym_bench.replay import verify_run
+    from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
+    from agentgym_bench.suites import resolve
+
+    from tests.bench.support import TINY_SUITE
+
+    server = serve("AgentGym/Toy-v0")
+    suite_file = tmp_path / "suite.yaml"
+    suite_file.write_text(TINY_SUITE)
+    suite = resolve(str(suite_file))
+    run_suite(suite, RunSettings("random"), tmp_path / "here", progress=False)
+    run_suite(suite, RunSettings("random", env_url=server.url), tmp_path / "served",
+              progress=False)  # fmt: skip
+
+    def played(run_dir):
+        return {r["key"]: (r["trajectory"], r["score"], r["error"]) for r in read_episodes(run_dir)}
+
+    assert played(tmp_path / "served") == played(tmp_path / "here")
+    assert verify_run(tmp_path / "served", progress=False, suite_file=suite_file).verified
+    run = json.loads((tmp_path / "served" / "run.json").read_text())
+    assert run["settings"]["env_url"] == server.url
+
+
+def test_a_remote_env_says_when_the_server_is_not_there_or_not_serving_the_id(serve):
+    from agentgym_envs.core.remote import RemoteEnvError, RemoteTextEnv
+
+    server = serve("AgentGym/Toy-v0")
+    with pytest.raises(RemoteEnvError, match="serves AgentGym/Toy-v0, not AgentGym/WebShop-v0"):
+        RemoteTextEnv(server.url, "AgentGym/WebShop-v0")
+    env = RemoteTextEnv(server.url, "AgentGym/Toy-v0", difficulty="easy")
+    assert env.reset(seed=0)[0] and env.action_help == ToyEnv.action_help
+    server.stop()
+    with pytest.raises(RemoteEnvError, match="lost the session"):
+        env.step("look")  # an infrastructure failure raises: never a reward of 0
+    with pytest.raises(RemoteEnvError, match="start one with: agentgym serve"):
+        RemoteTextEnv(server.url, "AgentGym/Toy-v0")

@@ -1,0 +1,131 @@
+"""An env served by ``agentgym serve`` (or any OpenEnv server of AgentGym ids), as a local
+``gymnasium.Env``: one WebSocket session, OpenEnv's messages.
+
+``RemoteTextEnv(url, env_id, **make_kwargs)`` behaves as ``gymnasium.make(env_id,
+**make_kwargs)`` does here: text observations, the same rewards and infos, truncation at the
+registered step limit (the server's env applies it), and ``spec`` is the id's own, so episode
+records name the id, not this class. What differs is failure: a server that answers
+``EXECUTION_ERROR`` (its env failed or timed out) or goes away raises ``RemoteEnvError``, so a
+benchmark records the episode as an error instead of a reward of 0. The oracle's move is in
+``info`` only when the server was started with ``--oracle``. Needs ``websockets`` (the
+``serve`` extra).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+import gymnasium as gym
+
+from agentgym_envs.core.spaces import text_space
+
+
+class RemoteEnvError(RuntimeError):
+    """The server could not serve a reset or step (its message and OpenEnv error code)."""
+
+
+class RemoteTextEnv(gym.Env[str, str]):
+    """``env_id`` played on the server at ``url`` (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        url: str,
+        env_id: str,
+        token: str | None = None,
+        timeout: float = 300.0,
+        expert: bool = True,
+        **make_kwargs: Any,
+    ) -> None:
+        base = url.rstrip("/").removesuffix("/ws")
+        self.ws_url = base.replace("https://", "wss://").replace("http://", "ws://") + "/ws"
+        self.http_url = self.ws_url.replace("wss://", "https://").replace("ws://", "http://")
+        self.http_url = self.http_url.removesuffix("/ws")
+        self.env_id, self.make_kwargs, self.timeout = env_id, make_kwargs, timeout
+        self.expert = expert  # False: drop the oracle's move even if the server sends it
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.spec = gym.spec(env_id)
+        self.observation_space = text_space(100_000)
+        self.action_space = text_space(2_000)
+        self.action_help = self._metadata().get("action_help", {}).get(env_id, "")
+        self._socket: Any = None
+
+    def _metadata(self) -> dict[str, Any]:
+        """The server's ``/metadata`` (which ids it serves and their action help)."""
+        import urllib.request
+
+        request = urllib.request.Request(self.http_url + "/metadata", headers=self.headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                metadata = json.loads(answer.read())
+        except OSError as error:
+            raise RemoteEnvError(
+                f"no AgentGym server answers at {self.http_url} ({error}); "
+                "start one with: agentgym serve ENV_ID"
+            ) from error
+        if self.env_id not in metadata.get("env_ids", []):
+            served = ", ".join(metadata.get("env_ids", []))
+            raise RemoteEnvError(
+                f"the server at {self.http_url} serves {served}, not {self.env_id}"
+            )
+        return metadata
+
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        from websockets.exceptions import WebSocketException
+        from websockets.sync.client import connect
+
+        try:
+            if self._socket is None:  # entered by hand: it lives as long as this env
+                self._socket = connect(
+                    self.ws_url, additional_headers=self.headers, max_size=2**20, open_timeout=30
+                ).__enter__()
+            self._socket.send(json.dumps(message))
+            answer = json.loads(self._socket.recv(timeout=self.timeout))
+        except (OSError, TimeoutError, WebSocketException) as error:
+            self._socket = None
+            raise RemoteEnvError(f"lost the session with {self.ws_url}: {error}") from error
+        if answer.get("type") == "error":
+            data = answer.get("data") or {}
+            raise RemoteEnvError(f"{data.get('message')} ({data.get('code')})")
+        return answer["data"]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        data: dict[str, Any] = {"env_id": self.env_id, **self.make_kwargs, "seed": seed}
+        if options and options.get("task_id") is not None:
+            data["task_id"] = options["task_id"]
+        result = self._ask({"type": "reset", "data": data})
+        return result["observation"]["text"], self._info(result)
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        text = action if isinstance(action, str) else repr(action)
+        result = self._ask({"type": "step", "data": {"action": text}})
+        observation = result["observation"]
+        return (
+            observation["text"],
+            float(result["reward"]),
+            bool(observation["terminated"]),
+            bool(observation["truncated"]),
+            self._info(result),
+        )
+
+    def _info(self, result: dict[str, Any]) -> dict[str, Any]:
+        info = dict(result["observation"]["info"])
+        if not self.expert:
+            info.pop("expert_action", None)
+        return info
+
+    def close(self) -> None:
+        socket, self._socket = self._socket, None
+        if socket is not None:
+            with contextlib.suppress(Exception):  # the server may be gone already
+                socket.send(json.dumps({"type": "close"}))
+            socket.close()
+
+
+__all__ = ["RemoteEnvError", "RemoteTextEnv"]

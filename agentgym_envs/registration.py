@@ -174,7 +174,10 @@ def did_you_mean(
 
 
 def make_vec(
-    env_id: str, num_envs: int = 1, vectorization_mode: str = "async", **kwargs: Any
+    env_id: str | gym.envs.registration.EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: str = "async",
+    **kwargs: Any,
 ) -> gym.vector.VectorEnv:
     """``gymnasium.make_vec`` with the one setting text envs need.
 

@@ -189,6 +189,10 @@ class RolloutConfig(Checked):
         None, "backend=ray: the cluster (auto, ray://head:10001); None: a running or local Ray"
     )
     ray_actors: int = opt(0, "backend=ray: actors holding the envs (0: min(num_envs, 4))")
+    env_url: str | None = opt(
+        None, "play on envs served by agentgym serve at this URL, a session per env (bearer "
+        "token from AGENTGYM_SERVE_TOKEN; backend sync or async); None: envs made here"
+    )
     episodes_per_update: int = opt(64, "episodes collected before each update")
     max_turns: int = opt(10, "turns before an episode is truncated")
     max_new_tokens: int = opt(24, "generation budget per turn (generate mode)")

@@ -445,6 +445,8 @@ def make_rollout_envs(
 ) -> gym.vector.VectorEnv:
     """The ``num_envs`` envs of ``rollout.env_id`` as one ``VectorEnv`` on ``rollout.backend``."""
     backend = resolve_backend(rollout.backend, rollout.env_id)
+    if rollout.env_url is not None:
+        return _remote_envs(rollout, env_kwargs, num_envs, backend)
     if backend == "ray":
         try:
             import ray  # noqa: F401  (RayVectorEnv imports it only when made)
@@ -460,6 +462,24 @@ def make_rollout_envs(
     return agentgym_envs.make_vec(
         rollout.env_id, num_envs, vectorization_mode=backend, **env_kwargs
     )
+
+
+def _remote_envs(rollout: RolloutConfig, env_kwargs: dict[str, Any], num_envs: int,
+                 backend: str) -> gym.vector.VectorEnv:  # fmt: skip
+    """``num_envs`` sessions on the ``rollout.env_url`` server, stepped here (sync) or from a
+    process each (async); the server applies the id's step limit."""
+    import dataclasses
+    import os
+
+    mode = "async" if backend == "async" else "sync"
+    token = os.environ.get("AGENTGYM_SERVE_TOKEN")
+    remote = dataclasses.replace(
+        gym.spec(rollout.env_id), entry_point="agentgym_envs.core.remote:RemoteTextEnv",
+        max_episode_steps=None,
+        kwargs={"url": rollout.env_url, "env_id": rollout.env_id, "token": token},
+        disable_env_checker=True, vector_entry_point=None,
+    )  # fmt: skip
+    return agentgym_envs.make_vec(remote, num_envs, vectorization_mode=mode, **env_kwargs)
 
 
 def new_stats() -> dict[str, float]:

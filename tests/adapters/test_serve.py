@@ -385,3 +385,24 @@ def test_a_remote_env_says_when_the_server_is_not_there_or_not_serving_the_id(se
         env.step("look")  # an infrastructure failure raises: never a reward of 0
     with pytest.raises(RemoteEnvError, match="start one with: agentgym serve"):
         RemoteTextEnv(server.url, "AgentGym/Toy-v0")
+
+
+@pytest.mark.parametrize("backend", ["sync", "async"])
+def test_the_trainer_rollout_envs_can_be_served(serve, backend):
+    pytest.importorskip("torch", reason="needs the train extra")
+    from agentgym_envs import make_vec
+    from agentgym_train.config import RolloutConfig
+    from agentgym_train.rollout import make_rollout_envs
+
+    server = serve("AgentGym/Toy-v0")
+    rollout = RolloutConfig(env_id="AgentGym/Toy-v0", backend=backend, env_url=server.url)
+    served = make_rollout_envs(rollout, {"difficulty": "medium"}, 3)
+    local = make_vec("AgentGym/Toy-v0", 3, vectorization_mode="sync", difficulty="medium")
+    try:
+        assert list(served.reset(seed=[5, 6, 7])[0]) == list(local.reset(seed=[5, 6, 7])[0])
+        actions = ["look", "inventory", "go to kitchen"]
+        got, want = served.step(actions), local.step(actions)
+        assert list(got[0]) == list(want[0]) and list(got[1]) == list(want[1])
+    finally:
+        served.close()
+        local.close()

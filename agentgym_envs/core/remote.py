@@ -9,6 +9,10 @@ records name the id, not this class. What differs is failure: a server that answ
 benchmark records the episode as an error instead of a reward of 0. The oracle's move is in
 ``info`` only when the server was started with ``--oracle``. Needs ``websockets`` (the
 ``serve`` extra).
+
+A client-side pool: ``url`` may list several servers, comma-separated (``http://a:8000,
+http://b:8000``); each session opens on the one with the fewest open sessions that answers, so
+N servers on N machines share the envs of one vector env or benchmark run.
 """
 
 from __future__ import annotations
@@ -40,10 +44,9 @@ class RemoteTextEnv(gym.Env[str, str]):
         expert: bool = True,
         **make_kwargs: Any,
     ) -> None:
-        base = url.rstrip("/").removesuffix("/ws")
-        self.ws_url = base.replace("https://", "wss://").replace("http://", "ws://") + "/ws"
-        self.http_url = self.ws_url.replace("wss://", "https://").replace("ws://", "http://")
-        self.http_url = self.http_url.removesuffix("/ws")
+        #: the servers of a pool (``url`` may list several, comma-separated)
+        self.servers = [_http(part) for part in url.split(",") if part.strip()]
+        self.http_url = self.servers[0]
         self.env_id, self.make_kwargs, self.timeout = env_id, make_kwargs, timeout
         self.expert = expert  # False: drop the oracle's move even if the server sends it
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -52,6 +55,27 @@ class RemoteTextEnv(gym.Env[str, str]):
         self.action_space = text_space(2_000)
         self.action_help = self._metadata().get("action_help", {}).get(env_id, "")
         self._socket: Any = None
+
+    @property
+    def ws_url(self) -> str:
+        return self.http_url.replace("https://", "wss://").replace("http://", "ws://") + "/ws"
+
+    def _least_busy(self) -> str:
+        """The pool's server with the fewest open sessions (a server that does not answer is
+        passed over): a session's home for its whole life."""
+        import urllib.request
+
+        loads = []
+        for server in self.servers:
+            request = urllib.request.Request(server + "/health", headers=self.headers)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    loads.append((json.loads(answer.read()).get("sessions", 0), server))
+            except OSError:
+                continue
+        if not loads:
+            raise RemoteEnvError(f"no server of {', '.join(self.servers)} answers")
+        return min(loads)[1]
 
     def _metadata(self) -> dict[str, Any]:
         """The server's ``/metadata`` (which ids it serves and their action help)."""
@@ -79,6 +103,8 @@ class RemoteTextEnv(gym.Env[str, str]):
 
         try:
             if self._socket is None:  # entered by hand: it lives as long as this env
+                if len(self.servers) > 1:
+                    self.http_url = self._least_busy()
                 self._socket = connect(
                     self.ws_url, additional_headers=self.headers, max_size=2**20, open_timeout=30
                 ).__enter__()
@@ -126,6 +152,12 @@ class RemoteTextEnv(gym.Env[str, str]):
             with contextlib.suppress(Exception):  # the server may be gone already
                 socket.send(json.dumps({"type": "close"}))
             socket.close()
+
+
+def _http(url: str) -> str:
+    """``url`` as the server's HTTP base (a ws:// or .../ws form accepted)."""
+    base = url.strip().rstrip("/").removesuffix("/ws")
+    return base.replace("wss://", "https://").replace("ws://", "http://")
 
 
 __all__ = ["RemoteEnvError", "RemoteTextEnv"]

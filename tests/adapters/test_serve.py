@@ -25,6 +25,7 @@ from agentgym_serve.sessions import ServerSettings
 from openenv.core import GenericEnvClient
 
 from agentgym_envs.core.env import TextEnv
+from agentgym_envs.core.remote import RemoteEnvError, RemoteTextEnv
 from agentgym_envs.toy.env import ToyEnv
 
 FAMILIES = [
@@ -373,8 +374,6 @@ def test_a_suite_played_on_a_served_env_keeps_the_records_and_verifies(serve, tm
 
 
 def test_a_remote_env_says_when_the_server_is_not_there_or_not_serving_the_id(serve):
-    from agentgym_envs.core.remote import RemoteEnvError, RemoteTextEnv
-
     server = serve("AgentGym/Toy-v0")
     with pytest.raises(RemoteEnvError, match="serves AgentGym/Toy-v0, not AgentGym/WebShop-v0"):
         RemoteTextEnv(server.url, "AgentGym/WebShop-v0")
@@ -406,3 +405,24 @@ def test_the_trainer_rollout_envs_can_be_served(serve, backend):
     finally:
         served.close()
         local.close()
+
+
+def test_a_pool_of_servers_shares_the_sessions_and_outlives_one_of_them(serve):
+    from agentgym_envs import make_vec
+
+    first, second = serve("AgentGym/Toy-v0"), serve("AgentGym/Toy-v0")
+    pool = f"{first.url},{second.url}"
+    envs = [RemoteTextEnv(pool, "AgentGym/Toy-v0", difficulty="easy") for _ in range(4)]
+    local = make_vec("AgentGym/Toy-v0", 4, vectorization_mode="sync", difficulty="easy")
+    seeds = [0, 1, 2, 3]
+    served = [env.reset(seed=seed)[0] for env, seed in zip(envs, seeds, strict=True)]
+    assert served == list(local.reset(seed=seeds)[0])
+    assert len(first.sessions.open) == len(second.sessions.open) == 2  # each on the least busy
+    first.stop()
+    for env in envs:  # a session on the stopped server is lost; the next reset finds the other
+        if env.http_url == first.url:
+            with pytest.raises(RemoteEnvError, match="lost the session"):
+                env.step("look")
+        assert env.reset(seed=9)[0] and env.http_url == second.url
+        env.close()
+    local.close()

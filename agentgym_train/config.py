@@ -190,8 +190,9 @@ class RolloutConfig(Checked):
     )
     ray_actors: int = opt(0, "backend=ray: actors holding the envs (0: min(num_envs, 4))")
     env_url: str | None = opt(
-        None, "play on envs served by agentgym serve at this URL, a session per env (bearer "
-        "token from AGENTGYM_SERVE_TOKEN; backend sync or async); None: envs made here"
+        None,
+        "play on envs served by agentgym serve at this URL, a session per env (bearer "
+        "token from AGENTGYM_SERVE_TOKEN; backend sync or async); None: envs made here",
     )
     episodes_per_update: int = opt(64, "episodes collected before each update")
     max_turns: int = opt(10, "turns before an episode is truncated")

@@ -190,7 +190,7 @@ async def _serve(
     """Answer one session's messages until it closes, disconnects or idles out."""
     while True:
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), settings.idle_timeout)
+            raw = await asyncio.wait_for(_receive(websocket), settings.idle_timeout)
         except TimeoutError:
             await websocket.send_json(
                 _error(
@@ -211,8 +211,19 @@ async def _serve(
         await websocket.send_json(reply)
 
 
-async def _answer(sessions: Sessions, session: Session, raw: str) -> dict[str, Any] | None:
+async def _receive(websocket: Any) -> str | None:
+    """The next message's text; None for a binary frame (answered as a mistake, where
+    ``receive_text`` would raise and drop the connection without a word)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    return message.get("text")
+
+
+async def _answer(sessions: Sessions, session: Session, raw: str | None) -> dict[str, Any] | None:
     """One message's reply (None: the client closed the session)."""
+    if raw is None:
+        raise SessionError("a message is a JSON text frame, not a binary one", "INVALID_JSON")
     if len(raw) > MAX_MESSAGE_BYTES:
         raise SessionError(f"message over {MAX_MESSAGE_BYTES} bytes", "INVALID_JSON")
     try:

@@ -24,7 +24,6 @@ from agentgym_serve.openenv_server import make_app
 from agentgym_serve.sessions import ServerSettings
 from openenv.core import GenericEnvClient
 
-from agentgym_envs.core.env import TextEnv
 from agentgym_envs.core.remote import RemoteEnvError, RemoteTextEnv
 from agentgym_envs.toy.env import ToyEnv
 
@@ -237,15 +236,21 @@ def test_bad_messages_are_answered_and_the_session_goes_on(serve):
     async def talk() -> list[dict]:
         answers = []
         async with websockets.connect(server.url.replace("http", "ws") + "/ws") as ws:
-            for raw in ("not json", "[1]", '{"type": "fly"}', '{"type": "reset", "data": 3}',
-                        '{"type": "reset", "data": {"seed": 0}}'):  # fmt: skip
+            sent = (
+                "not json",
+                "[1]",
+                b'{"type": "reset"}',
+                '{"type": "fly"}',
+                '{"type": "reset", "data": 3}',
+                '{"type": "reset", "data": {"seed": 0}}',
+            )
+            for raw in sent:  # a binary frame (bytes) too
                 await ws.send(raw)
                 answers.append(json.loads(await ws.recv()))
         return answers
 
     codes = [a["data"].get("code") for a in asyncio.run(talk())]
-    assert codes == ["INVALID_JSON", "INVALID_JSON", "UNKNOWN_TYPE", "VALIDATION_ERROR", None]
-    assert issubclass(_Hangs, TextEnv)
+    assert codes == ["INVALID_JSON"] * 3 + ["UNKNOWN_TYPE", "VALIDATION_ERROR", None]
 
 
 # ------------------------------------------------------------------------------------------ MCP

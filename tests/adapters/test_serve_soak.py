@@ -1,0 +1,394 @@
+"""Soak of ``agentgym serve`` in a process of its own: 32 concurrent sessions × 1,000 steps on
+Toy and WebShop and 8 × 200 on MiniWoB, each session playing seeded random admissible actions
+and resetting when an episode ends; then clients killed (``SIGKILL``) mid-episode. Afterwards the
+server holds no session and its RSS, open file descriptors, threads and Chromium processes are
+flat against a warm baseline, taken after one warm-up round (so the caches, the allocator's
+arenas, the catalog and the session threads' first use are in it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="needs the serve extra: pip install 'agentgym-suite[serve]'")
+pytest.importorskip("websockets", reason="needs the serve extra")
+pytest.importorskip("psutil")
+
+import httpx
+import psutil
+import websockets
+
+from agentgym_envs.registration import entry_for
+
+pytestmark = pytest.mark.slow
+
+MB = 1 << 20
+#: fds a settled server may hold over its warm baseline: uvicorn's listening and accepted sockets
+#: close with their clients, so what is left is an in-flight /health probe or a lazily opened
+#: file (a log, a cache page); a leak of one fd per session would show as 32 or more.
+FD_MARGIN = 16
+#: threads over the warm baseline: each session owns one thread, which ends with its session;
+#: a leak shows as one per session (32 or more).
+THREAD_MARGIN = 8
+
+
+def _rss_bound(baseline: int) -> int:
+    """The RSS a settled server may reach after a soak: its warm baseline + max(30 %, 200 MB).
+
+    Why this bound: the warm-up round has already made the allocations a soak repeats (each
+    session's env and thread, glibc's per-thread malloc arenas, WebShop's caches, the browser),
+    so a settled server measured -2 to +5 MB over it after the soaks here, and +50 MB after the
+    killed clients (whose warm-up is short); freed memory is not always given back to the OS
+    (glibc keeps freed arena pages, Python its pools), so the bound leaves room for that. A leak
+    of 10 kB a step would be 320 MB over the 32,000 steps of a soak and fail it.
+    """
+    return baseline + max(int(0.3 * baseline), 200 * MB)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServeProcess:
+    """``python -m agentgym_envs.cli serve ENV_ID`` on a free port, and its figures."""
+
+    def __init__(self, env_id: str, max_sessions: int = 64) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115  (closed in stop)
+        command = [sys.executable, "-m", "agentgym_envs.cli", "serve", env_id,
+                   "--port", str(self.port), "--max-sessions", str(max_sessions)]  # fmt: skip
+        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.popen = subprocess.Popen(
+            command, stdout=self.log, stderr=subprocess.STDOUT, env=environment
+        )
+        self.process = psutil.Process(self.popen.pid)
+        deadline = time.monotonic() + 180  # imports and the env registry take a while here
+        while True:
+            assert self.popen.poll() is None, f"the server exited:\n{self.output()}"
+            assert time.monotonic() < deadline, f"no /health in 180 s:\n{self.output()}"
+            try:
+                if httpx.get(self.url + "/health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.25)
+
+    def output(self, tail: int = 4000) -> str:
+        """The server's log (its last ``tail`` characters)."""
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()[-tail:]
+
+    def assert_quiet(self) -> None:
+        """Nothing the server could not answer: no traceback in its log (uvicorn prints one for
+        an exception that escapes a connection's handler)."""
+        log = self.output(tail=1 << 30)
+        assert "Traceback" not in log and "ERROR" not in log, log[-4000:]
+
+    def sessions(self) -> int:
+        return httpx.get(self.url + "/health", timeout=30).json()["sessions"]
+
+    def figures(self) -> dict[str, int]:
+        """The server's open sessions, RSS, fds, threads, Chromium processes and all live
+        descendant processes (a zombie counts among ``zombies``, not the live ones)."""
+        chromium = live = zombies = 0
+        for child in self.process.children(recursive=True):
+            try:
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    zombies += 1
+                    continue
+                live += 1
+                name = (child.name() + " " + " ".join(child.cmdline())).lower()
+            except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+                continue
+            chromium += "chrom" in name
+        return {
+            "sessions": self.sessions(),
+            "rss_mb": round(self.process.memory_info().rss / MB),
+            "fds": self.process.num_fds(),
+            "threads": self.process.num_threads(),
+            "chromium": chromium,
+            "children": live,
+            "zombies": zombies,
+        }
+
+    def settled(self, baseline: dict[str, int], timeout: float = 60.0) -> dict[str, int]:
+        """The figures once no session is open and fds, threads and processes are back within
+        their margins of ``baseline`` (closes run on the sessions' threads after the socket
+        closes, and Chromium exits after its last page), or the last figures after
+        ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.figures()
+            flat = (
+                now["sessions"] == 0
+                and now["fds"] <= baseline["fds"] + FD_MARGIN
+                and now["threads"] <= baseline["threads"] + THREAD_MARGIN
+                and now["chromium"] <= baseline["chromium"]
+                and now["children"] <= baseline["children"]
+                and now["zombies"] <= baseline["zombies"]
+            )
+            if flat or time.monotonic() > deadline:
+                return now
+            time.sleep(0.5)
+
+    def idle(self, timeout: float = 60.0) -> dict[str, int]:
+        """The figures once no session is open and the counts stop moving (the warm baseline)."""
+        deadline, last = time.monotonic() + timeout, None
+        while True:
+            now = self.figures()
+            keys = ("sessions", "fds", "threads", "chromium", "children")
+            if now["sessions"] == 0 and last and all(now[k] == last[k] for k in keys):
+                return now
+            assert time.monotonic() < deadline, f"never idle: {now}\n{self.output()}"
+            last = now
+            time.sleep(1.0)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(30)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait(30)
+        self.log.close()
+
+
+@pytest.fixture
+def serve():
+    servers: list[ServeProcess] = []
+
+    def start(env_id: str) -> ServeProcess:
+        entry = entry_for(env_id)
+        if entry.missing():
+            pytest.skip(f"{env_id} needs {entry.install_hint()}")
+        servers.append(ServeProcess(env_id))
+        return servers[-1]
+
+    yield start
+    for server in servers:  # always, whatever the test did
+        server.stop()
+
+
+# ----------------------------------------------------------------------------------- clients
+@dataclass
+class Tally:
+    steps: int = 0
+    episodes: int = 0
+    errors: list[Any] = field(default_factory=list)
+
+
+async def _session(url: str, index: int, steps: int, reset: dict, tally: Tally) -> None:
+    """One client: reset, then ``steps`` seeded random admissible actions, resetting when an
+    episode ends; every error message is kept in ``tally.errors``."""
+    rng = random.Random(index)
+    seeds = iter(range(index * 100_000, (index + 1) * 100_000))
+    async with websockets.connect(url, max_size=1 << 20, open_timeout=60) as ws:
+
+        async def ask(message: dict) -> dict:
+            await ws.send(json.dumps(message))
+            reply = json.loads(await ws.recv())
+            if reply["type"] != "observation":
+                tally.errors.append(reply)
+                raise RuntimeError(reply)
+            return reply["data"]
+
+        data = await ask({"type": "reset", "data": {"seed": next(seeds), **reset}})
+        tally.episodes += 1
+        for _ in range(steps):
+            if data["done"]:
+                data = await ask({"type": "reset", "data": {"seed": next(seeds), **reset}})
+                tally.episodes += 1
+            action = rng.choice(data["observation"]["info"]["admissible_actions"])
+            data = await ask({"type": "step", "data": {"action": action}})
+            tally.steps += 1
+        await ws.send(json.dumps({"type": "close"}))
+
+
+def play(server: ServeProcess, sessions: int, steps: int, reset: dict) -> tuple[Tally, float]:
+    """``sessions`` concurrent clients of ``steps`` steps each: their tally and wall seconds."""
+    tally = Tally()
+
+    async def run() -> list:
+        return await asyncio.gather(
+            *(_session(server.ws_url, i, steps, reset, tally) for i in range(sessions)),
+            return_exceptions=True,
+        )
+
+    start = time.perf_counter()
+    failures = [r for r in asyncio.run(run()) if isinstance(r, BaseException)]
+    elapsed = time.perf_counter() - start
+    assert not failures, f"{len(failures)} sessions failed: {failures[:3]}\n{server.output()}"
+    assert not tally.errors and tally.steps == sessions * steps
+    return tally, elapsed
+
+
+class Peak:
+    """The highest figures seen while the block runs (sampled every second in a thread)."""
+
+    def __init__(self, server: ServeProcess) -> None:
+        self.server, self.figures = server, {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            try:
+                now = self.server.figures()
+            except Exception:  # a probe racing the load: the next one counts
+                continue
+            for key, value in now.items():
+                self.figures[key] = max(value, self.figures.get(key, value))
+
+    def __enter__(self) -> Peak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+def assert_flat(label: str, before: dict, after: dict) -> None:
+    """Print and check the figures against the warm baseline."""
+    print(f"\n{label}: warm {before}\n{' ' * len(label)}  after {after}")
+    assert after["sessions"] == 0
+    assert after["fds"] <= before["fds"] + FD_MARGIN, (before, after)
+    assert after["threads"] <= before["threads"] + THREAD_MARGIN, (before, after)
+    assert after["chromium"] <= before["chromium"], (before, after)
+    assert after["children"] <= before["children"], (before, after)
+    assert after["zombies"] <= before["zombies"], (before, after)
+    assert after["rss_mb"] * MB <= _rss_bound(before["rss_mb"] * MB), (before, after)
+
+
+# ------------------------------------------------------------------------------------- soaks
+SOAKS = [
+    # (env id, reset data, sessions, steps per session); the warm-up round is one round of the
+    # same size: WebShop's server grew from 96 to 392 MB in its first round (the catalog and
+    # index loaded, then ~100 MB of caches filling past a 50-step warm-up) and was then flat
+    # (392 -> 395 MB over five more rounds of 32 x 1,000)
+    pytest.param("AgentGym/Toy-v0", {}, 32, 1000, id="Toy"),
+    pytest.param("AgentGym/WebShop-v0", {"difficulty": "easy"}, 32, 1000, id="WebShop"),
+    pytest.param("AgentGym/MiniWoB-click-test-2-v0", {}, 8, 200, id="MiniWoB"),
+]
+
+
+@pytest.mark.parametrize(("env_id", "reset", "sessions", "steps"), SOAKS)
+def test_soak_leaves_the_server_flat(serve, env_id, reset, sessions, steps):
+    server = serve(env_id)
+    play(server, sessions, steps, reset)  # the warm-up round
+    before = server.idle()
+    with Peak(server) as peak:
+        tally, elapsed = play(server, sessions, steps, reset)
+    after = server.settled(before)
+    print(
+        f"\n{env_id}: {sessions} sessions x {steps} steps = {tally.steps} steps, "
+        f"{tally.episodes} episodes in {elapsed:.1f} s ({tally.steps / elapsed:.0f} steps/s); "
+        f"peak {peak.figures}"
+    )
+    assert peak.figures.get("sessions", sessions) <= sessions
+    if "MiniWoB" in env_id:  # the sessions' pages did run on a browser of the server's
+        assert peak.figures["chromium"] > before["chromium"]
+    assert_flat(env_id, before, after)
+    server.assert_quiet()
+
+
+# ----------------------------------------------------------------------------- killed clients
+#: A client process: ``N`` sessions that reset, then step seeded random admissible actions
+#: forever; it prints ``ready`` once every session has stepped, and is killed mid-episode.
+KILLED_CLIENTS = r"""
+import asyncio, json, random, sys
+import websockets
+
+url, count, reset = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+ready = set()
+
+async def one(index):
+    rng = random.Random(index)
+    async with websockets.connect(url, open_timeout=60) as ws:
+        async def ask(message):
+            await ws.send(json.dumps(message))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "observation", reply
+            return reply["data"]
+        seed = index * 1000
+        data = await ask({"type": "reset", "data": {"seed": seed, **reset}})
+        while True:
+            if data["done"]:
+                seed += 1
+                data = await ask({"type": "reset", "data": {"seed": seed, **reset}})
+            action = rng.choice(data["observation"]["info"]["admissible_actions"])
+            data = await ask({"type": "step", "data": {"action": action}})
+            ready.add(index)
+            if len(ready) == count:
+                print("ready", flush=True)
+                ready.add(-1)
+
+async def main():
+    await asyncio.gather(*(one(i) for i in range(count)))
+
+asyncio.run(main())
+"""
+
+KILLS = [
+    pytest.param("AgentGym/Toy-v0", {}, 32, id="Toy"),
+    pytest.param("AgentGym/WebShop-v0", {"difficulty": "easy"}, 16, id="WebShop"),
+    pytest.param("AgentGym/MiniWoB-click-test-2-v0", {}, 8, id="MiniWoB"),
+]
+
+
+def _wait_ready(clients: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Wait for the client process's ``ready`` line (read in a thread: a pipe read blocks)."""
+    line: list[str] = []
+    reader = threading.Thread(target=lambda: line.append(clients.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    assert line and line[0].strip() == "ready", f"the clients never got going: {line}"
+
+
+@pytest.mark.parametrize(("env_id", "reset", "count"), KILLS)
+def test_clients_killed_mid_episode_leave_nothing_behind(serve, env_id, reset, count):
+    server = serve(env_id)
+    play(server, count, 10, reset)  # the warm-up round
+    before = server.idle()
+    for round_ in range(2):  # twice: a leak would grow from one round to the next
+        clients = subprocess.Popen(
+            [sys.executable, "-c", KILLED_CLIENTS, server.ws_url, str(count), json.dumps(reset)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            _wait_ready(clients)
+            during = server.figures()
+            assert during["sessions"] == count
+            if "MiniWoB" in env_id:
+                assert during["chromium"] > before["chromium"]
+            time.sleep(0.5)  # steps in flight when the kill lands
+        finally:
+            clients.kill()  # SIGKILL: no close frame, the kernel just drops the sockets
+            clients.wait(30)
+        after = server.settled(before)
+        print(f"\n{env_id} killed round {round_}: during {during}")
+        assert_flat(f"{env_id} killed", before, after)
+        server.assert_quiet()
+    # and the server still serves
+    tally, _ = play(server, 2, 5, reset)
+    assert tally.steps == 10

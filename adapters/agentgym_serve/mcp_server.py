@@ -16,17 +16,13 @@ so they fall back to it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentgym_envs.core.actions import ActionSet
-from agentgym_serve.sessions import (
-    MAX_MESSAGE_BYTES,
-    ServerSettings,
-    Session,
-    SessionError,
-    Sessions,
-    action_sets,
-)
+from agentgym_serve.sessions import MAX_MESSAGE_BYTES, SessionError, action_sets
+
+if TYPE_CHECKING:
+    from agentgym_envs.core.actions import ActionSet
+    from agentgym_serve.sessions import ServerSettings, Session, Sessions
 
 _SESSION_KEY = "agentgym_session"
 

@@ -20,14 +20,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Callable
 
@@ -38,11 +32,9 @@ pytest.importorskip("websockets", reason="needs the serve extra")
 pytest.importorskip("openenv.core", reason="openenv-core is in the test extra")
 
 import gymnasium as gym
-import httpx
-import uvicorn
 import websockets
-from agentgym_serve.openenv_server import make_app
-from agentgym_serve.sessions import MAX_MESSAGE_BYTES, ServerSettings
+from agentgym_serve.local import ProcessServer, ThreadServer
+from agentgym_serve.sessions import ServerSettings
 from openenv.core import GenericEnvClient
 
 from agentgym_envs.registration import entry_for
@@ -58,40 +50,11 @@ CLIENTS = (1, 8, 32)
 SESSION_SECONDS = 5.0
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _ms(seconds: list[float]) -> dict[str, float]:
     """Median and p90 of step times, in ms."""
     ordered = sorted(seconds)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
     return {"median": 1000 * statistics.median(ordered), "p90": 1000 * p90}
-
-
-class ThreadServer:
-    """A uvicorn server on a free port of 127.0.0.1, in a thread of this process."""
-
-    def __init__(self, env_id: str) -> None:
-        self.port = _free_port()
-        app = make_app(ServerSettings((env_id,)))
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="error", ws_max_size=MAX_MESSAGE_BYTES
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
 
 
 class Episodes:
@@ -149,7 +112,7 @@ def test_step_overhead(benchmark, table, env_id, kwargs, steps):
         pytest.skip(f"{env_id} needs {entry.install_hint()}")
     local_times, local_actions = _in_process(env_id, kwargs, steps)
     local = _ms(local_times)
-    server = ThreadServer(env_id)
+    server = ThreadServer(ServerSettings((env_id,)))
     times: list[float] = []
     try:
         with GenericEnvClient(base_url=server.url).sync() as client:
@@ -200,40 +163,6 @@ def test_step_overhead(benchmark, table, env_id, kwargs, steps):
 
 
 # ----------------------------------------------------------------------------------- sessions/s
-class ServeProcess:
-    """``python -m agentgym_envs.cli serve ENV_ID`` on a free port (stopped with ``stop``)."""
-
-    def __init__(self, env_id: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "agentgym_envs.cli", "serve", env_id,
-                   "--port", str(self.port), "--max-sessions", "64"]  # fmt: skip
-        self.popen = subprocess.Popen(
-            command,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        deadline = time.monotonic() + 180
-        while True:
-            assert self.popen.poll() is None, "the server exited"
-            assert time.monotonic() < deadline, "no /health in 180 s"
-            try:
-                if httpx.get(self.url + "/health", timeout=5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.25)
-
-    def stop(self) -> None:
-        self.popen.send_signal(signal.SIGTERM)
-        try:
-            self.popen.wait(30)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.wait(30)
-
-
 async def _sessions_per_second(ws_url: str, clients: int, seconds: float) -> float:
     """Sessions (open, reset, close) completed per second by ``clients`` concurrent clients."""
     done = [0]
@@ -257,7 +186,7 @@ async def _sessions_per_second(ws_url: str, clients: int, seconds: float) -> flo
 
 def test_sessions_per_second(benchmark):
     """Sessions/s on Toy with 1, 8 and 32 concurrent clients (after a 1 s warm-up)."""
-    server = ServeProcess("AgentGym/Toy-v0")
+    server = ProcessServer(("AgentGym/Toy-v0",), "--max-sessions", "64")
     ws_url = f"ws://127.0.0.1:{server.port}/ws"
     figures: dict[str, float] = {}
     try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 
@@ -18,9 +17,8 @@ pytest.importorskip("uvicorn", reason="needs the serve extra: pip install 'agent
 pytest.importorskip("websockets", reason="needs the serve extra")
 pytest.importorskip("openenv.core", reason="openenv-core is in the test extra")
 
-import uvicorn
 import websockets
-from agentgym_serve.openenv_server import make_app
+from agentgym_serve.local import ThreadServer
 from agentgym_serve.sessions import ServerSettings
 from openenv.core import GenericEnvClient
 
@@ -35,40 +33,12 @@ FAMILIES = [
 ]
 
 
-class Server:
-    """A real uvicorn server on a free port of 127.0.0.1, in a thread."""
-
-    def __init__(self, settings: ServerSettings) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.app = make_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="error",
-                                ws_max_size=1 << 20)  # fmt: skip
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    @property
-    def sessions(self):
-        return self.app.state.sessions
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-
-
 @pytest.fixture
 def serve():
     servers = []
 
-    def start(*env_ids: str, **limits) -> Server:
-        servers.append(Server(ServerSettings(tuple(env_ids), **limits)))
+    def start(*env_ids: str, **limits) -> ThreadServer:
+        servers.append(ThreadServer(ServerSettings(tuple(env_ids), **limits)))
         return servers[-1]
 
     yield start
@@ -76,7 +46,7 @@ def serve():
         server.stop()
 
 
-def _client(server: Server):
+def _client(server: ThreadServer):
     return GenericEnvClient(base_url=server.url).sync()
 
 
@@ -254,7 +224,7 @@ def test_bad_messages_are_answered_and_the_session_goes_on(serve):
 
 
 # ------------------------------------------------------------------------------------------ MCP
-def _mcp(server: Server, calls: list[tuple[str, dict]]) -> list:
+def _mcp(server: ThreadServer, calls: list[tuple[str, dict]]) -> list:
     """Each call's result, played by the mcp SDK's own client in one session."""
     from mcp import Client
 

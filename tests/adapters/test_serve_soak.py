@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,6 +27,7 @@ pytest.importorskip("psutil")
 import httpx
 import psutil
 import websockets
+from agentgym_serve.local import ProcessServer
 
 from agentgym_envs.registration import entry_for
 
@@ -58,37 +56,16 @@ def _rss_bound(baseline: int) -> int:
     return baseline + max(int(0.3 * baseline), 200 * MB)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class ServeProcess:
-    """``python -m agentgym_envs.cli serve ENV_ID`` on a free port, and its figures."""
+    """``agentgym serve ENV_ID`` as a process of its own (``local.ProcessServer``), its log kept,
+    and its figures."""
 
     def __init__(self, env_id: str, max_sessions: int = 64) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115  (closed in stop)
-        command = [sys.executable, "-m", "agentgym_envs.cli", "serve", env_id,
-                   "--port", str(self.port), "--max-sessions", str(max_sessions)]  # fmt: skip
-        environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.popen = subprocess.Popen(
-            command, stdout=self.log, stderr=subprocess.STDOUT, env=environment
-        )
+        self.server = ProcessServer((env_id,), "--max-sessions", str(max_sessions), log=self.log)
+        self.url, self.popen = self.server.url, self.server.popen
+        self.ws_url = f"ws://127.0.0.1:{self.server.port}/ws"
         self.process = psutil.Process(self.popen.pid)
-        deadline = time.monotonic() + 180  # imports and the env registry take a while here
-        while True:
-            assert self.popen.poll() is None, f"the server exited:\n{self.output()}"
-            assert time.monotonic() < deadline, f"no /health in 180 s:\n{self.output()}"
-            try:
-                if httpx.get(self.url + "/health", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.25)
 
     def output(self, tail: int = 4000) -> str:
         """The server's log (its last ``tail`` characters)."""
@@ -163,12 +140,7 @@ class ServeProcess:
 
     def stop(self) -> None:
         if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(30)
+            self.server.stop()
         self.log.close()
 
 

@@ -401,3 +401,37 @@ def test_a_pool_of_servers_shares_the_sessions_and_outlives_one_of_them(serve):
         assert env.reset(seed=9)[0] and env.http_url == second.url
         env.close()
     local.close()
+
+
+KILLED_MCP_CLIENT = """
+import asyncio, sys
+from mcp import Client
+
+async def main():
+    async with Client(sys.argv[1]) as client:
+        await client.call_tool("reset", {"seed": 0})
+        print("ready", flush=True)
+        await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def test_a_killed_mcp_client_leaves_no_session_behind(serve):
+    pytest.importorskip("mcp", reason="needs the serve extra")
+    import subprocess
+    import sys
+
+    server = serve("AgentGym/Toy-v0", idle_timeout=1.0)
+    client = subprocess.Popen([sys.executable, "-c", KILLED_MCP_CLIENT, server.url + "/mcp"],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert client.stdout is not None and client.stdout.readline().strip() == "ready"
+        assert len(server.sessions.open) == 1
+    finally:
+        client.kill()
+        client.wait(30)
+    deadline = time.monotonic() + 30  # HTTP has no connection to lose: the idle timeout ends it
+    while server.sessions.open and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not server.sessions.open

@@ -117,8 +117,9 @@ class Sessions:
         made_with = (env_id, tuple(sorted(data.items())))
 
         def reset() -> tuple[str, dict]:
-            if session.made_with != made_with:
+            if session.made_with != made_with or session.env is None:
                 self._close_env(session)
+                session.made_with = None  # until the new one is made
                 session.env = _make(env_id, data, self.settings.oracle)
                 session.made_with = made_with
             options = {"task_id": picks["task_id"]} if picks.get("task_id") else None

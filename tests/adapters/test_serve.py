@@ -101,6 +101,7 @@ def test_mistakes_are_errors_that_say_what_to_do(serve):
             client.step({"action": "look"})
         with pytest.raises(RuntimeError, match=r"'AgentGym/Toy-v9' is not served.*Toy-v0"):
             client.reset(env_id="AgentGym/Toy-v9")
+        client.reset(seed=0)  # a session whose next reset fails keeps no half-made env
         with pytest.raises(RuntimeError, match=r"difficulty='impossible' is not valid"):
             client.reset(difficulty="impossible")
         with pytest.raises(RuntimeError, match=r"takes the make keywords .*difficulty"):

@@ -40,7 +40,7 @@ class Worker(Protocol):
 
     def kill(self) -> None: ...
     def stop(self) -> None:
-        """Ask it to finish (None on its queue) and wait a while before killing it."""
+        """Wait a while for it to finish (the loop has put None on its queue), then kill it."""
 
 
 class Backend(Protocol):

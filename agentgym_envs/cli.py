@@ -20,7 +20,7 @@ from typing import Any
 import agentgym_envs
 from agentgym_envs.core.episode import LiveEpisode
 from agentgym_envs.core.splits import DIFFICULTIES, SPLITS
-from agentgym_envs.registration import EnvEntry, entry_for, one_per_family
+from agentgym_envs.registration import EnvEntry, entry_for, env_class, one_per_family
 
 PLAY_HELP = """Type an action and press Enter. Commands start with a colon:
   :help         this text            :actions   the admissible actions and every action form
@@ -88,10 +88,7 @@ def make_env(entry: EnvEntry, difficulty: str, split: str, kwargs: dict[str, Any
             raise
         import inspect
 
-        from gymnasium.envs.registration import load_env_creator
-
-        cls = load_env_creator(entry.entry_point)
-        names = list(inspect.signature(cls).parameters)
+        names = list(inspect.signature(env_class(entry.id)).parameters)
         raise UsageError(
             f"{entry.id} has no keyword {bad.group(1)!r}; it takes {', '.join(names)}"
         ) from None

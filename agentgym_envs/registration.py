@@ -144,6 +144,15 @@ def entry_for(env_id: str) -> EnvEntry:
     raise ValueError(f"unknown env id {env_id!r}{did_you_mean(env_id, [e.id for e in ENTRIES])}")
 
 
+def env_class(env_id: str) -> Any:
+    """The class (or function) registered ``env_id`` makes, loaded without making an env: what
+    its keywords and class attributes (``action_set``, ``real_time_tasks``) are read from."""
+    from gymnasium.envs.registration import load_env_creator
+
+    entry_point = gym.spec(env_id).entry_point
+    return entry_point if callable(entry_point) else load_env_creator(str(entry_point))
+
+
 def served_splits(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> tuple[str, ...]:
     """The splits ``env_id`` made with ``env_kwargs`` serves, its default first: the entry's,
     narrowed to the task's own where the kwargs pick one task (``AgentGym/MiniWoB-v0`` with

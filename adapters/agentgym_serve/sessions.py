@@ -22,7 +22,7 @@ from typing import Any
 import gymnasium as gym
 
 import agentgym_envs  # noqa: F401  (registers the ids)
-from agentgym_envs.registration import did_you_mean
+from agentgym_envs.registration import did_you_mean, env_class
 
 #: the largest HTTP body, WebSocket message or MCP request read (bytes)
 MAX_MESSAGE_BYTES = 1 << 20
@@ -213,13 +213,9 @@ class Sessions:
 
 def action_sets(env_ids: tuple[str, ...]) -> dict[str, Any]:
     """The action set of each served id's env class (ids without one have only ``act``)."""
-    from gymnasium.envs.registration import load_env_creator
-
     sets = {}
     for env_id in env_ids:
-        entry_point = gym.spec(env_id).entry_point
-        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
-        action_set = getattr(creator, "action_set", None)
+        action_set = getattr(env_class(env_id), "action_set", None)
         if action_set is not None:
             sets[env_id] = action_set
     return sets
@@ -244,11 +240,7 @@ def _make(env_id: str, kwargs: dict[str, Any], oracle: bool) -> gym.Env:
     try:
         return gym.make(env_id, expert=oracle, **kwargs)
     except TypeError as error:
-        from gymnasium.envs.registration import load_env_creator
-
-        entry_point = gym.spec(env_id).entry_point
-        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
-        names = [n for n in inspect.signature(creator).parameters if n != "expert"]
+        names = [n for n in inspect.signature(env_class(env_id)).parameters if n != "expert"]
         raise ValueError(
             f"{env_id} takes the make keywords {', '.join(names)} (and reset's "
             f"{', '.join(RESET_KEYS)}): {error}"

@@ -528,14 +528,11 @@ def _play_back(run: dict, records: list[dict], wanted: dict[str, EpisodeSpec], s
 def _real_time_keys(records: list[dict]) -> set[str]:
     """The episodes of tasks their env class lists as real-time (``real_time_tasks``: their
     pages follow the wall clock, so they cannot replay exactly)."""
-    import gymnasium as gym
-    from gymnasium.envs.registration import load_env_creator
+    from agentgym_envs.registration import env_class
 
     listed: dict[str, set[str]] = {}
     for env_id in {r["env_id"] for r in records}:
-        entry_point = gym.spec(env_id).entry_point
-        creator = entry_point if callable(entry_point) else load_env_creator(str(entry_point))
-        listed[env_id] = set(getattr(creator, "real_time_tasks", {}) or {})
+        listed[env_id] = set(getattr(env_class(env_id), "real_time_tasks", {}) or {})
     return {r["key"] for r in records if r["task_id"] in listed[r["env_id"]]}
 
 

@@ -60,17 +60,20 @@ class RemoteTextEnv(gym.Env[str, str]):
     def ws_url(self) -> str:
         return self.http_url.replace("https://", "wss://").replace("http://", "ws://") + "/ws"
 
+    def _get(self, server: str, path: str, timeout: float) -> dict[str, Any]:
+        import urllib.request
+
+        request = urllib.request.Request(server + path, headers=self.headers)
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return dict(json.loads(answer.read()))
+
     def _least_busy(self) -> str:
         """The pool's server with the fewest open sessions (a server that does not answer is
         passed over): a session's home for its whole life."""
-        import urllib.request
-
         loads = []
         for server in self.servers:
-            request = urllib.request.Request(server + "/health", headers=self.headers)
             try:
-                with urllib.request.urlopen(request, timeout=10) as answer:
-                    loads.append((json.loads(answer.read()).get("sessions", 0), server))
+                loads.append((self._get(server, "/health", 10).get("sessions", 0), server))
             except OSError:
                 continue
         if not loads:
@@ -78,24 +81,24 @@ class RemoteTextEnv(gym.Env[str, str]):
         return min(loads)[1]
 
     def _metadata(self) -> dict[str, Any]:
-        """The server's ``/metadata`` (which ids it serves and their action help)."""
-        import urllib.request
-
-        request = urllib.request.Request(self.http_url + "/metadata", headers=self.headers)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                metadata = json.loads(answer.read())
-        except OSError as error:
-            raise RemoteEnvError(
-                f"no AgentGym server answers at {self.http_url} ({error}); "
-                "start one with: agentgym serve ENV_ID"
-            ) from error
-        if self.env_id not in metadata.get("env_ids", []):
-            served = ", ".join(metadata.get("env_ids", []))
-            raise RemoteEnvError(
-                f"the server at {self.http_url} serves {served}, not {self.env_id}"
-            )
-        return metadata
+        """The ``/metadata`` of the pool's first server that answers (which ids it serves and
+        their action help)."""
+        failed = []
+        for server in self.servers:
+            try:
+                metadata = self._get(server, "/metadata", 30)
+            except OSError as error:
+                failed.append(f"{server} ({error})")
+                continue
+            self.http_url = server
+            if self.env_id not in metadata.get("env_ids", []):
+                served = ", ".join(metadata.get("env_ids", []))
+                raise RemoteEnvError(f"the server at {server} serves {served}, not {self.env_id}")
+            return metadata
+        raise RemoteEnvError(
+            f"no AgentGym server answers at {', '.join(failed)}; start one with: agentgym serve "
+            "ENV_ID"
+        )
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         from websockets.exceptions import WebSocketException

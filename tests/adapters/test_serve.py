@@ -402,6 +402,9 @@ def test_a_pool_of_servers_shares_the_sessions_and_outlives_one_of_them(serve):
         assert env.reset(seed=9)[0] and env.http_url == second.url
         env.close()
     local.close()
+    late = RemoteTextEnv(pool, "AgentGym/Toy-v0")  # made while the pool's first server is down
+    assert late.reset(seed=0)[0] and late.http_url == second.url
+    late.close()
 
 
 KILLED_MCP_CLIENT = """

@@ -180,3 +180,16 @@ def test_bench_baselines_plays_a_suite_per_agent_and_compares_them(tmp_path):
     assert (tmp_path / "report.md").read_text().startswith("# Baselines on the quick suite")
     for agent in ("random", "oracle"):  # a run folder each, ready to submit
         assert len((tmp_path / agent / "episodes.jsonl").read_text().splitlines()) == 45
+
+
+def test_a_plugin_command_declared_twice_is_added_once(monkeypatch, capsys):
+    # a stale egg-info beside the installed metadata declares every plugin command again
+    import importlib.metadata
+
+    from agentgym_envs import cli
+
+    found = importlib.metadata.entry_points(group=cli.COMMANDS_GROUP)
+    assert {point.name for point in found} >= {"bench", "leaderboard", "inspect"}
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [*found, *found])
+    cli.build_parser()
+    assert "unavailable" not in capsys.readouterr().err  # argparse refused no second "bench"

@@ -439,3 +439,20 @@ def test_a_killed_mcp_client_leaves_no_session_behind(serve):
     while server.sessions.open and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not server.sessions.open
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["AgentGym/Tyo-v0"], "unknown env id 'AgentGym/Tyo-v0'; did you mean AgentGym/Toy-v0?"),
+        (["AgentGym/Toy-v0", "--max-sessions", "0"], "--max-sessions must be at least 1"),
+        (["AgentGym/Toy-v0", "--token-env", "AGENTGYM_NO_SUCH_VAR"], "that variable is not set"),
+    ],
+)
+def test_serve_mistakes_are_one_line_errors_before_serving(capsys, monkeypatch, argv, message):
+    from agentgym_envs.cli import main
+
+    monkeypatch.delenv("AGENTGYM_NO_SUCH_VAR", raising=False)
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("agentgym: error: ") and message in err and err.count("\n") == 1

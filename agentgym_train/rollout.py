@@ -469,14 +469,12 @@ def _remote_envs(rollout: RolloutConfig, env_kwargs: dict[str, Any], num_envs: i
     """``num_envs`` sessions on the ``rollout.env_url`` server, stepped here (sync) or from a
     process each (async); the server applies the id's step limit."""
     import dataclasses
-    import os
 
     mode = "async" if backend == "async" else "sync"
-    token = os.environ.get("AGENTGYM_SERVE_TOKEN")
     remote = dataclasses.replace(
         gym.spec(rollout.env_id), entry_point="agentgym_envs.core.remote:RemoteTextEnv",
         max_episode_steps=None,
-        kwargs={"url": rollout.env_url, "env_id": rollout.env_id, "token": token},
+        kwargs={"url": rollout.env_url, "env_id": rollout.env_id},
         disable_env_checker=True, vector_entry_point=None,
     )  # fmt: skip
     return agentgym_envs.make_vec(remote, num_envs, vectorization_mode=mode, **env_kwargs)

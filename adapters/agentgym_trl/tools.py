@@ -24,6 +24,11 @@ describes them (``env.unwrapped.action_set.tools()`` holds the same schemas): We
 ``drag_xy``, ``select_text``, ``draw``. Toy and ALFWorld, whose observations name whole commands,
 get one ``act(command)`` tool by default (``environment_factory(..., action_tools=True)``: one
 tool per action there too). A call after the episode ended changes nothing and says so.
+
+Envs served by ``agentgym serve`` (TRL's OpenEnv path: env servers on other machines, as many
+sessions as the generation batch): ``environment_factory(env_id, env_url="http://host:8000")``
+plays each tool env as a session of that server (or pool, comma-separated URLs) through
+``RemoteTextEnv``; the tools, rewards and episodes are the same as in-process.
 """
 
 from __future__ import annotations
@@ -55,10 +60,17 @@ class ToolEnv:
     Every public method but ``reset`` and ``get_reward`` becomes a tool, so there is no public
     ``close``: TRL keeps its pool of instances for the whole run."""
 
-    def __init__(self, env_id: str, env_kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, env_id: str, env_kwargs: dict[str, Any] | None = None, env_url: str | None = None
+    ) -> None:
         import agentgym_envs  # noqa: F401 - registers the AgentGym ids
 
-        self.env = gym.make(env_id, **dict(env_kwargs or {}))
+        if env_url:  # a session of an ``agentgym serve`` server
+            from agentgym_envs.core.remote import RemoteTextEnv
+
+            self.env: gym.Env = RemoteTextEnv(env_url, env_id, **dict(env_kwargs or {}))
+        else:
+            self.env = gym.make(env_id, **dict(env_kwargs or {}))
         self.score = 0.0
         self.success = False
         self.done = True
@@ -151,11 +163,16 @@ TOOLS_BY_FAMILY: dict[str, type[ToolEnv]] = {
 
 
 def environment_factory(
-    env_id: str, *, action_tools: bool | None = None, **env_kwargs: Any
+    env_id: str,
+    *,
+    action_tools: bool | None = None,
+    env_url: str | None = None,
+    **env_kwargs: Any,
 ) -> Callable[[], ToolEnv]:
     """``environment_factory`` for ``GRPOTrainer``: each call makes one tool env of ``env_id``.
     ``action_tools``: a tool per action (True) or one ``act(command)`` tool (False); None: the
-    family's default (``TOOLS_BY_FAMILY``)."""
+    family's default (``TOOLS_BY_FAMILY``). ``env_url``: play on ``agentgym serve`` server(s)
+    there (comma-separated for a pool; a token from ``$AGENTGYM_SERVE_TOKEN``), not in-process."""
     from agentgym_envs.registration import entry_for
 
     family = entry_for(env_id).family
@@ -163,7 +180,7 @@ def environment_factory(
         raise ValueError(f"no tool set for {env_id} (family {family!r}); known: "
                          f"{', '.join(sorted(ACTION_SETS))}")  # fmt: skip
     tools = TOOLS_BY_FAMILY[family] if action_tools is None else _tools(family, action_tools)
-    return partial(tools, env_id, env_kwargs)
+    return partial(tools, env_id, env_kwargs, env_url)
 
 
 def tool_dataset(seeds: Iterable[int], instruction: str = INSTRUCTION) -> Any:

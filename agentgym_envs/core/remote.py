@@ -7,8 +7,9 @@ registered step limit (the server's env applies it), and ``spec`` is the id's ow
 records name the id, not this class. What differs is failure: a server that answers
 ``EXECUTION_ERROR`` (its env failed or timed out) or goes away raises ``RemoteEnvError``, so a
 benchmark records the episode as an error instead of a reward of 0. The oracle's move is in
-``info`` only when the server was started with ``--oracle``. Needs ``websockets`` (the
-``serve`` extra).
+``info`` only when the server was started with ``--oracle``. The bearer token, when the server
+asks for one, is ``token`` or else ``$AGENTGYM_SERVE_TOKEN``. Needs ``websockets`` (the ``serve``
+extra).
 
 A client-side pool: ``url`` may list several servers, comma-separated (``http://a:8000,
 http://b:8000``); each session opens on the one with the fewest open sessions that answers, so
@@ -19,11 +20,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from typing import Any
 
 import gymnasium as gym
 
 from agentgym_envs.core.spaces import text_space
+
+#: the environment variable a client's bearer token is read from when none is given
+TOKEN_VARIABLE = "AGENTGYM_SERVE_TOKEN"
 
 
 class RemoteEnvError(RuntimeError):
@@ -49,6 +54,7 @@ class RemoteTextEnv(gym.Env[str, str]):
         self.http_url = self.servers[0]
         self.env_id, self.make_kwargs, self.timeout = env_id, make_kwargs, timeout
         self.expert = expert  # False: drop the oracle's move even if the server sends it
+        token = token or os.environ.get(TOKEN_VARIABLE)
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.spec = gym.spec(env_id)
         self.observation_space = text_space(100_000)

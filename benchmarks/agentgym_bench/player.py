@@ -112,12 +112,9 @@ class EpisodePlayer:
                                   "expert": sees_oracle(self.settings.agent)}  # fmt: skip
         if self.settings.env_url is None:
             return gym.make(spec.env_id, **kwargs)
-        import os
-
         from agentgym_envs.core.remote import RemoteTextEnv
 
-        token = os.environ.get("AGENTGYM_SERVE_TOKEN")
-        return RemoteTextEnv(self.settings.env_url, spec.env_id, token=token, **kwargs)
+        return RemoteTextEnv(self.settings.env_url, spec.env_id, **kwargs)
 
     def release(self, spec: EpisodeSpec, env: Any) -> None:
         """Put ``env`` back among its cell's idle envs."""

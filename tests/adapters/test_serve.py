@@ -22,7 +22,7 @@ from agentgym_serve.local import ThreadServer
 from agentgym_serve.sessions import ServerSettings
 from openenv.core import GenericEnvClient
 
-from agentgym_envs.core.remote import RemoteEnvError, RemoteTextEnv
+from agentgym_envs.core.remote import TOKEN_VARIABLE, RemoteEnvError, RemoteTextEnv
 from agentgym_envs.toy.env import ToyEnv
 
 FAMILIES = [
@@ -180,7 +180,7 @@ def test_an_idle_session_is_closed_with_a_message(serve):
     assert "idle for 0.5 s" in message["data"]["message"]
 
 
-def test_a_token_is_required_when_set_and_bodies_are_bounded(serve):
+def test_a_token_is_required_when_set_and_bodies_are_bounded(serve, monkeypatch):
     server = serve("AgentGym/Toy-v0", token="s3cret")
     assert httpx.get(server.url + "/health").status_code == 401
     good = {"Authorization": "Bearer s3cret"}
@@ -199,6 +199,10 @@ def test_a_token_is_required_when_set_and_bodies_are_bounded(serve):
     with pytest.raises(websockets.exceptions.InvalidStatus, match="HTTP 403"):
         asyncio.run(ws({}))  # the handshake itself is refused
     assert asyncio.run(ws(good))["type"] == "observation"
+    with pytest.raises(RemoteEnvError):
+        RemoteTextEnv(server.url, "AgentGym/Toy-v0")
+    monkeypatch.setenv(TOKEN_VARIABLE, "s3cret")  # what bench, the trainer and TRL tools use
+    assert RemoteTextEnv(server.url, "AgentGym/Toy-v0").reset(seed=0)[0]
 
 
 def test_bad_messages_are_answered_and_the_session_goes_on(serve):

@@ -174,11 +174,35 @@ def tool_caller(tmp_path_factory):
     return path, tokenizer
 
 
-def test_two_grpo_steps_take_their_rewards_from_the_env(tool_caller, tmp_path, monkeypatch):
+class OpenEnvToy:
+    """A served Toy env as TRL's OpenEnv guide writes an environment class: an openenv-core
+    client inside, ``reset`` taking the row, one tool method, the reward kept for a reward
+    function. Nothing of agentgym_trl: TRL's own OpenEnv path against ``agentgym serve``."""
+
+    def __init__(self, url: str) -> None:
+        from openenv.core import GenericEnvClient
+
+        self.client = GenericEnvClient(base_url=url).sync()
+        self.client.connect()
+        self.reward = 0.0
+
+    def reset(self, seed: int, **row) -> str:
+        self.reward = 0.0
+        result = self.client.reset(env_id=TOY[0], seed=int(seed), **TOY[1])
+        return "\n\n" + result.observation["text"]
+
+    def act(self, command: str) -> str:
+        result = self.client.step({"action": command})
+        self.reward = float(result.observation["info"]["score"])
+        return result.observation["text"]
+
+    act.__doc__ = TOOLS_BY_FAMILY["toy"].act.__doc__  # the schema the tiny model was taught
+
+
+def _grpo(tool_caller, tmp_path, factory, **extra):
     from transformers import AutoModelForCausalLM
     from trl import GRPOConfig, GRPOTrainer
 
-    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
     path, tokenizer = tool_caller
     torch.set_num_threads(1)
     config = GRPOConfig(
@@ -189,16 +213,55 @@ def test_two_grpo_steps_take_their_rewards_from_the_env(tool_caller, tmp_path, m
     )  # fmt: skip
     trainer = GRPOTrainer(
         model=AutoModelForCausalLM.from_pretrained(path), args=config, processing_class=tokenizer,
-        train_dataset=tool_dataset(range(16), instruction="Act."),
-        environment_factory=environment_factory(*TOY[:1], **TOY[1]),
+        train_dataset=tool_dataset(range(16), instruction="Act."), environment_factory=factory,
+        **extra,
     )  # fmt: skip
-    sent = []
-    act = ToolEnv._act
-    monkeypatch.setattr(ToolEnv, "_act", lambda self, a: sent.append(a) or act(self, a))
     trainer.train()
-    assert sent and all(action.startswith("go to ") for action in sent)  # the calls reached it
     steps = [h for h in trainer.state.log_history if "reward" in h]
     assert len(steps) == 2
     assert all(0.0 <= h["reward"] <= 1.0 for h in steps)
     assert max(h["reward_std"] for h in steps) > 0  # the env's rewards differed within a group
     assert all(torch.isfinite(torch.tensor(h["loss"])) for h in steps)
+
+
+@pytest.mark.parametrize("where", ["in-process", "served"])
+def test_two_grpo_steps_take_their_rewards_from_the_env(tool_caller, tmp_path, monkeypatch, where):
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    sent = []
+    act = ToolEnv._act
+    monkeypatch.setattr(ToolEnv, "_act", lambda self, a: sent.append(a) or act(self, a))
+    if where == "in-process":
+        _grpo(tool_caller, tmp_path, environment_factory(*TOY[:1], **TOY[1]))
+    else:
+        with _server() as server:
+            served = environment_factory(*TOY[:1], env_url=server.url, **TOY[1])
+            _grpo(tool_caller, tmp_path, served)
+            assert len(server.sessions.open) == 8  # TRL's pool: a session per generation
+    assert sent and all(action.startswith("go to ") for action in sent)  # the calls reached it
+
+
+def test_trl_openenv_path_trains_on_a_served_env(tool_caller, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    with _server() as server:
+        envs = []
+
+        def factory() -> OpenEnvToy:
+            envs.append(OpenEnvToy(server.url))
+            return envs[-1]
+
+        def reward(environments, **_) -> list[float]:
+            return [env.reward for env in environments]
+
+        _grpo(tool_caller, tmp_path, factory, reward_funcs=reward)
+        assert len(server.sessions.open) == len(envs) == 8
+        for env in envs:
+            env.client.close()
+
+
+def _server():
+    pytest.importorskip("agentgym_serve.local", reason="needs the serve extra")
+    pytest.importorskip("openenv.core", reason="needs openenv-core (the test extra)")
+    from agentgym_serve.local import ThreadServer
+    from agentgym_serve.sessions import ServerSettings
+
+    return ThreadServer(ServerSettings((TOY[0],)))

@@ -1,6 +1,8 @@
 """Soak of ``agentgym serve`` in a process of its own: 32 concurrent sessions × 1,000 steps on
 Toy and WebShop and 8 × 200 on MiniWoB, each session playing seeded random admissible actions
-and resetting when an episode ends; then clients killed (``SIGKILL``) mid-episode. Afterwards the
+and resetting when an episode ends; the same through MCP clients; then clients killed
+(``SIGKILL``) mid-episode, and clients frozen (``SIGSTOP``: half-open connections that never
+close) until the idle timeout ends their sessions. Afterwards the
 server holds no session and its RSS, open file descriptors, threads and Chromium processes are
 flat against a warm baseline, taken after one warm-up round (so the caches, the allocator's
 arenas, the catalog and the session threads' first use are in it)."""
@@ -60,9 +62,9 @@ class ServeProcess:
     """``agentgym serve ENV_ID`` as a process of its own (``local.ProcessServer``), its log kept,
     and its figures."""
 
-    def __init__(self, env_id: str, max_sessions: int = 64) -> None:
+    def __init__(self, env_id: str, *args: str) -> None:
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115  (closed in stop)
-        self.server = ProcessServer((env_id,), "--max-sessions", str(max_sessions), log=self.log)
+        self.server = ProcessServer((env_id,), "--max-sessions", "64", *args, log=self.log)
         self.url, self.popen = self.server.url, self.server.popen
         self.ws_url = f"ws://127.0.0.1:{self.server.port}/ws"
         self.process = psutil.Process(self.popen.pid)
@@ -148,11 +150,11 @@ class ServeProcess:
 def serve():
     servers: list[ServeProcess] = []
 
-    def start(env_id: str) -> ServeProcess:
+    def start(env_id: str, *args: str) -> ServeProcess:
         entry = entry_for(env_id)
         if entry.missing():
             pytest.skip(f"{env_id} needs {entry.install_hint()}")
-        servers.append(ServeProcess(env_id))
+        servers.append(ServeProcess(env_id, *args))
         return servers[-1]
 
     yield start
@@ -363,4 +365,108 @@ def test_clients_killed_mid_episode_leave_nothing_behind(serve, env_id, reset, c
         server.assert_quiet()
     # and the server still serves
     tally, _ = play(server, 2, 5, reset)
+    assert tally.steps == 10
+
+
+# ------------------------------------------------------------------------------ MCP clients
+async def _mcp_session(url: str, index: int, steps: int, reset: dict, tally: Tally) -> None:
+    """One mcp SDK client: ``reset``, then ``steps`` seeded random admissible actions through
+    ``act``, resetting when an episode ends; a tool error is kept in ``tally.errors``."""
+    from mcp import Client
+
+    rng = random.Random(index)
+    seeds = iter(range(index * 100_000, (index + 1) * 100_000))
+    async with Client(url) as client:
+
+        async def call(name: str, args: dict) -> dict:
+            result = await client.call_tool(name, args)
+            if result.is_error:
+                tally.errors.append(result.content[0].text)
+                raise RuntimeError(result.content[0].text)
+            return dict(result.structured_content)
+
+        data = await call("reset", {"seed": next(seeds), **reset})
+        tally.episodes += 1
+        for _ in range(steps):
+            if data["done"]:
+                data = await call("reset", {"seed": next(seeds), **reset})
+                tally.episodes += 1
+            action = rng.choice(data["observation"]["info"]["admissible_actions"])
+            data = await call("act", {"action": action})
+            tally.steps += 1
+
+
+def play_mcp(server: ServeProcess, sessions: int, steps: int, reset: dict) -> tuple[Tally, float]:
+    """``sessions`` concurrent MCP clients of ``steps`` steps each: their tally and seconds."""
+    tally = Tally()
+
+    async def run() -> list:
+        return await asyncio.gather(
+            *(_mcp_session(server.url + "/mcp", i, steps, reset, tally) for i in range(sessions)),
+            return_exceptions=True,
+        )
+
+    start = time.perf_counter()
+    failures = [r for r in asyncio.run(run()) if isinstance(r, BaseException)]
+    elapsed = time.perf_counter() - start
+    assert not failures, f"{len(failures)} sessions failed: {failures[:3]}\n{server.output()}"
+    assert not tally.errors and tally.steps == sessions * steps
+    return tally, elapsed
+
+
+MCP_SOAKS = [
+    # an MCP call is an HTTP request (streamable HTTP), ~10x an OpenEnv WebSocket step here, so
+    # the rounds are shorter than the WebSocket soaks'
+    pytest.param("AgentGym/Toy-v0", {}, 16, 200, id="Toy"),
+    pytest.param("AgentGym/WebShop-v0", {"difficulty": "easy"}, 16, 200, id="WebShop"),
+    pytest.param("AgentGym/MiniWoB-click-test-2-v0", {}, 4, 50, id="MiniWoB"),
+]
+
+
+@pytest.mark.parametrize(("env_id", "reset", "sessions", "steps"), MCP_SOAKS)
+def test_mcp_soak_leaves_the_server_flat(serve, env_id, reset, sessions, steps):
+    pytest.importorskip("mcp", reason="needs the serve extra")
+    server = serve(env_id)
+    play_mcp(server, sessions, steps, reset)  # the warm-up round
+    before = server.idle()
+    tally, elapsed = play_mcp(server, sessions, steps, reset)
+    after = server.settled(before)
+    print(f"\nMCP {env_id}: {sessions} sessions x {steps} steps in {elapsed:.1f} s "
+          f"({tally.steps / elapsed:.0f} steps/s)")  # fmt: skip
+    assert_flat(f"MCP {env_id}", before, after)
+    server.assert_quiet()
+
+
+# ----------------------------------------------------------------------------- frozen clients
+def test_frozen_clients_are_closed_by_the_idle_timeout(serve):
+    """Clients stopped mid-episode (``SIGSTOP``) keep their connections open and never send
+    again, as a client whose machine vanished does (a half-open connection: no close frame, no
+    FIN). The server cannot tell that from a slow client, so ``--idle-timeout`` ends their
+    sessions (envs and Chromium pages closed); the clients, resumed, find themselves closed."""
+    import signal
+
+    env_id, reset, count = "AgentGym/MiniWoB-click-test-2-v0", {}, 4
+    server = serve(env_id, "--idle-timeout", "3")
+    play(server, count, 10, reset)  # the warm-up round
+    before = server.idle()
+    clients = subprocess.Popen(
+        [sys.executable, "-c", KILLED_CLIENTS, server.ws_url, str(count), json.dumps(reset)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_ready(clients)
+        clients.send_signal(signal.SIGSTOP)
+        assert server.figures()["sessions"] == count  # the connections are still open
+        after = server.settled(before, timeout=60)
+        assert_flat("frozen clients", before, after)
+        clients.send_signal(signal.SIGCONT)  # they learn why they were closed, and fail
+        _, errors = clients.communicate(timeout=60)
+        assert clients.returncode != 0 and "idle timeout" in errors, errors[-2000:]
+    finally:
+        clients.kill()
+        clients.wait(30)
+    server.assert_quiet()
+    tally, _ = play(server, 2, 5, reset)  # and the server still serves
     assert tally.steps == 10

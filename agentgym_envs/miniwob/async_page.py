@@ -30,20 +30,21 @@ from agentgym_envs.miniwob.browser import (
     kill_process,
     launched_browser_pid,
 )
+from agentgym_envs.miniwob.clock import ClockStopped, VirtualClock
 from agentgym_envs.miniwob.page import (
-    ANIMATION_TIMEOUT_MS,
     CLICK_TIMEOUT_MS,
     FILL_INPUT_TYPES,
-    IMAGE_TIMEOUT_MS,
+    FIRST_WAIT_MS,
+    HOVER_TRIES,
+    HOVER_WAIT_MS,
+    IDLE_HORIZON_MS,
     LOAD_TIMEOUT_MS,
-    NOOP_SECONDS,
+    NOOP_MS,
     PATH_ACTIONS,
     POINTER_ACTIONS,
-    QUIET_LIMIT_MS,
-    QUIET_MS,
-    SETTLE_LIMIT_S,
-    SETTLE_POLL_S,
-    SETTLE_QUIET_S,
+    POINTER_MOVE_MS,
+    SETTLE_LIMIT_MS,
+    SETTLE_STEP_MS,
     STEP_TIMEOUT_S,
     BrowserCrashed,
     EpisodeState,
@@ -60,12 +61,13 @@ from agentgym_envs.miniwob.page import (
     to_input_value,
     type_target,
 )
-from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, START_TIMER_LIMIT_MS, TASKS, task_url
+from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
 
 
 class AsyncMiniWoBPage:
     """One page on a shared browser (an ``AsyncBrowser`` or a ``PageLoop``: anything with ``await
-    new_context()``); reloaded per task change, staleness or crash."""
+    new_context()``), run on virtual time (``clock``); a task is loaded into a new page of the
+    page's context on a task change, staleness or crash."""
 
     def __init__(self, browser: Any, reload_every: int = 50, boxes: bool = False) -> None:
         self.browser = browser
@@ -74,22 +76,34 @@ class AsyncMiniWoBPage:
         self.boxes = boxes
         self._context: Any = None
         self._page: Any = None
+        self.clock: VirtualClock | None = None
         self._task: str | None = None
         self._episodes_since_load = 0
         self.untrusted_clicks = 0  # as MiniWoBPage.untrusted_clicks
         self._pointer_parked = False
+        self._pointer: tuple[float, float] = (0.0, 0.0)  # where the last mouse event went
 
-    async def _ensure_page(self) -> Any:
-        if self._page is None or self._page.is_closed():
+    async def _load(self, task: str) -> Any:
+        """Load ``task``'s page into a new page (on real time: a navigation does not finish
+        while virtual time is paused), then pause its clock."""
+        if self._context is None:
             await self.recover()
             self._context = await self.browser.new_context()
             self._context.set_default_timeout(LOAD_TIMEOUT_MS)
-            self._page = await self._context.new_page()
-            self._pointer_parked = False
+            await self._context.add_init_script(page_js.VIRTUAL_TIME_INIT)
+        elif self._page is not None:
+            await self._page.close()
+        self._page, self.clock, self._task = await self._context.new_page(), None, None
+        self._pointer_parked, self._pointer = False, (0.0, 0.0)
+        await self._page.goto(task_url(task), wait_until="load")
+        await self._page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
+        self.clock = await VirtualClock.attach(self._context, self._page)
+        self._task, self._episodes_since_load = task, 0
         return self._page
 
     async def recover(self) -> None:
         context, self._context, self._page, self._task = self._context, None, None, None
+        self.clock = None
         if context is not None:
             with contextlib.suppress(Exception):  # already dead
                 await context.close()
@@ -100,33 +114,31 @@ class AsyncMiniWoBPage:
         self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
     ) -> Started:
         try:
-            page = await self._ensure_page()
-            if self._task != task or fresh_page or self._episodes_since_load >= self.reload_every:
-                await page.goto(task_url(task), wait_until="load")
-                await page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
-                self._task, self._episodes_since_load = task, 0
+            page = self._page
+            stale = self._episodes_since_load >= self.reload_every
+            if page is None or page.is_closed() or self._task != task or fresh_page or stale:
+                page = await self._load(task)
             self._episodes_since_load += 1
             self.untrusted_clicks = 0
             if not self._pointer_parked:  # see MiniWoBPage.start_episode
-                await page.mouse.move(0, 0)
+                await self._move(0, 0)
                 self._pointer_parked = True
-            spec = TASKS[task]
-            frozen_now = FROZEN_NOW_MS if spec.clock else None
-            timer_limit = START_TIMER_LIMIT_MS if spec.start_timers else None
-            start = [
-                seed, page_js.NO_TIMEOUT_MS, data_mode, IMAGE_TIMEOUT_MS, frozen_now, self.boxes,
-                timer_limit,
-            ]  # fmt: skip
+            frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
+            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, frozen_now, self.boxes]
             result = await page.evaluate(page_js.START_EPISODE, start)
-            if result["ready"]:
-                state, nodes = EpisodeState.from_page(result["state"]), result["nodes"]
-            else:
-                ready = "() => WOB_TASK_READY === true"
-                await page.wait_for_function(ready, timeout=LOAD_TIMEOUT_MS)
-                result = await page.evaluate(page_js.EPISODE_STATE)
-                result["query"] = await page.evaluate(page_js.QUERY_TEXT)
-                await page.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
-                state, nodes = await self.state(), await self.snapshot()
+            await self._settle()
+            waited = 0
+            while not result["ready"]:  # a task that builds itself later: its page time passes
+                if waited >= LOAD_TIMEOUT_MS:
+                    raise BrowserCrashed(f"{task!r} was not ready after {waited} ms of page time")
+                await self._advance(SETTLE_STEP_MS)
+                waited += SETTLE_STEP_MS
+                if await page.evaluate("() => WOB_TASK_READY === true"):
+                    await self._settle()
+                    query = await page.evaluate(page_js.QUERY_TEXT)
+                    state = await page.evaluate(page_js.EPISODE_STATE)
+                    result = {"ready": True, "utterance": state["utterance"], "query": query}
+            state, nodes = await self.observe()
             instruction = Instruction.from_page(result["utterance"], result["query"])
             return Started(instruction, state, nodes)
         except BrowserUnavailable:
@@ -149,18 +161,34 @@ class AsyncMiniWoBPage:
     async def snapshot(self) -> list[dict[str, Any]]:
         return await self.evaluate(page_js.SNAPSHOT)
 
-    async def settle(self) -> None:
-        """``MiniWoBPage.settle`` on the async API."""
-        last = await self.snapshot()
-        since = time.monotonic()
-        deadline = since + SETTLE_LIMIT_S
-        while time.monotonic() < deadline:
-            await asyncio.sleep(SETTLE_POLL_S)
-            now = await self.snapshot()
-            if now != last:
-                last, since = now, time.monotonic()
-            elif time.monotonic() - since >= SETTLE_QUIET_S:
+    async def observe(self) -> tuple[EpisodeState, list[dict[str, Any]]]:
+        """The reward state and the snapshot, in one round trip."""
+        observed = await self.evaluate(page_js.OBSERVE)
+        return EpisodeState.from_page(observed["state"]), observed["nodes"]
+
+    async def _advance(self, ms: float) -> None:
+        """Let ``ms`` of page time pass (``VirtualClock.advance``)."""
+        if self.clock is None:
+            raise BrowserCrashed("the page is not open")
+        try:
+            await self.clock.advance(ms)
+        except ClockStopped as error:
+            raise BrowserCrashed(str(error)) from None
+        except Exception as error:
+            raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
+
+    async def _settle(self) -> None:
+        """Let page time pass until the page is idle (``page_js.IDLE_NEED``: the timers due within
+        ``IDLE_HORIZON_MS``, running animations, pictures loading), ``SETTLE_LIMIT_MS`` at most:
+        what an action's effect needs, on every machine the same."""
+        waited, step = 0, FIRST_WAIT_MS
+        while True:
+            await self._advance(step)
+            waited += step
+            need = await self.evaluate(page_js.IDLE_NEED, IDLE_HORIZON_MS)
+            if need <= 0 or waited >= SETTLE_LIMIT_MS:
                 return
+            step = min(max(need, SETTLE_STEP_MS), SETTLE_LIMIT_MS - waited)
 
     async def perform(self, action: Action) -> None:
         try:
@@ -172,26 +200,25 @@ class AsyncMiniWoBPage:
                 raise BrowserCrashed(f"the page died: {error}") from error
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
-        await self._finish_animations()
-
-    async def _finish_animations(self) -> None:
-        """As ``MiniWoBPage._finish_animations``."""
-        await self.evaluate(page_js.WAIT_ANIMATIONS, ANIMATION_TIMEOUT_MS)
-        if not self._pointer_parked:
+        await self._settle()
+        if not self._pointer_parked:  # a page changed under a still pointer: hover catches up
             at = await self.evaluate(page_js.POINTER_AT)
             if at:
-                await self._page.mouse.move(at[0], at[1])
-        await self.evaluate(page_js.WAIT_QUIET, [QUIET_MS, QUIET_LIMIT_MS])
-        await self.evaluate(page_js.WAIT_IMAGES, IMAGE_TIMEOUT_MS)
+                await self._move(at[0], at[1])
+                await self._settle()
+
+    async def _move(self, x: float, y: float) -> None:
+        await self._page.mouse.move(x, y)
+        self._pointer = (x, y)
 
     async def _perform(self, action: Action) -> None:
         page = self._page
         if action.kind in POINTER_ACTIONS:
             self._pointer_parked = False
         if action.kind == "noop":
-            await asyncio.sleep(NOOP_SECONDS)
+            await self._advance(NOOP_MS)
         elif action.kind == "wait":
-            await asyncio.sleep(float(action.text))
+            await self._advance(float(action.text) * 1000)
         elif action.kind == "press":
             await page.keyboard.press(action.text)
         elif action.kind == "scroll":
@@ -206,7 +233,7 @@ class AsyncMiniWoBPage:
             if target.get("error"):
                 raise ActionError(target_error(action.element, target["error"]))
             if action.kind == "hover":
-                await self._page.mouse.move(target["x"], target["y"])
+                await self._move(target["x"], target["y"])
             elif action.kind == "click":
                 await self._click(action.element, target)
             elif action.kind == "type":
@@ -234,14 +261,35 @@ class AsyncMiniWoBPage:
         return [tuple(p) for p in found["points"]]
 
     async def _run_ops(self, ops: list[tuple[Any, ...]]) -> None:
-        mouse = self._page.mouse
+        """Play ``pointer_ops``: a move of N steps is N mouse events along the segment, with
+        ``POINTER_MOVE_MS`` of page time after each while the button is down (a drag has a
+        speed, the same on every machine). The events go straight to DevTools: Playwright's
+        mouse, with the button down, waits on a page timer to learn whether an HTML drag
+        started, and page timers do not run while the page's time is paused."""
+        pressed = False
         for op in ops:
             if op[0] == "move":
-                await mouse.move(op[1], op[2], steps=op[3])
-            elif op[0] == "down":
-                await mouse.down()
+                (x0, y0), (x, y), steps = self._pointer, (op[1], op[2]), max(1, op[3])
+                for i in range(1, steps + 1):
+                    point = (x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
+                    await self._mouse_event("mouseMoved", point, pressed)
+                    if pressed:
+                        await self._advance(POINTER_MOVE_MS)
             else:
-                await mouse.up()
+                pressed = op[0] == "down"
+                kind = "mousePressed" if pressed else "mouseReleased"
+                await self._mouse_event(kind, self._pointer, pressed, click_count=1)
+
+    async def _mouse_event(self, kind: str, point: tuple[float, float], pressed: bool,
+                           click_count: int = 0) -> None:  # fmt: skip
+        """One DevTools mouse event at viewport ``point`` (the left button ``pressed`` or not)."""
+        if self.clock is None:
+            raise BrowserCrashed("the page is not open")
+        event = {"type": kind, "x": point[0], "y": point[1], "buttons": 1 if pressed else 0,
+                 "button": "left" if pressed or kind == "mouseReleased" else "none",
+                 "clickCount": click_count}  # fmt: skip
+        await self.clock.session.send("Input.dispatchMouseEvent", event)
+        self._pointer = point
 
     async def _select_text(self, action: Action) -> None:
         """As ``MiniWoBPage._select_text``."""
@@ -274,10 +322,11 @@ class AsyncMiniWoBPage:
     async def _click(self, element: int, target: dict[str, Any]) -> None:
         check_clickable(element, target)
         if target["reachable"]:
-            await self._page.mouse.move(target["x"], target["y"])  # hover first: it may reflow
-            target = await self._page.evaluate(page_js.SETTLED_TARGET, element)
+            await self._move(target["x"], target["y"])  # hover first: it may reflow
+            target = await self._settled_target(element)
             if target["reachable"]:
                 await self._page.mouse.click(target["x"], target["y"])
+                self._pointer = (target["x"], target["y"])
                 return
         try:
             await self._page.locator(await self._selector(element)).click(timeout=CLICK_TIMEOUT_MS)
@@ -286,6 +335,16 @@ class AsyncMiniWoBPage:
                 raise
             await self._page.evaluate(page_js.JS_CLICK, element)
             self.untrusted_clicks += 1
+
+    async def _settled_target(self, element: int) -> dict[str, Any]:
+        """Where a press on ``element`` lands now that the pointer is on it (``SETTLED_TARGET``),
+        letting page time pass while it is not reachable (a hover style loading its picture)."""
+        for _ in range(HOVER_TRIES):
+            target = await self._page.evaluate(page_js.SETTLED_TARGET, element)
+            if target["reachable"]:
+                return target
+            await self._advance(HOVER_WAIT_MS)
+        return {"reachable": False}
 
     async def _type(self, action: Action, target: dict[str, Any]) -> None:
         kind, is_text = type_target(action.element, target)
@@ -500,14 +559,14 @@ class LoopPage:
     ) -> Started:
         return self._run(self.driver.start_episode(task, seed, fresh_page, data_mode))
 
-    def settle(self) -> None:
-        self._run(self.driver.settle())
-
     def state(self) -> EpisodeState:
         return self._run(self.driver.state())
 
     def snapshot(self) -> list[dict[str, Any]]:
         return self._run(self.driver.snapshot())
+
+    def observe(self) -> tuple[EpisodeState, list[dict[str, Any]]]:
+        return self._run(self.driver.observe())
 
     def evaluate(self, script: str, arg: Any = None) -> Any:
         return self._run(self.driver.evaluate(script, arg))

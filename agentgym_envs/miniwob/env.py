@@ -113,13 +113,10 @@ class MiniWoBTask:
         instruction = started.instruction
         self._utterance, self._fields = instruction.utterance, instruction.fields
         self.goal = instruction.goal
-        if not (spec.settle or self._adversarial):  # the page is as the start observed it
+        if not self._adversarial:  # the page is as the start observed it
             return self._observe(started.state, started.nodes)
-        if spec.settle:
-            self._page.settle()
-        if self._adversarial:
-            self.goal = distract_goal(instruction.goal, self._rng)
-            inject_decoys(self._page, self._rng)
+        self.goal = distract_goal(instruction.goal, self._rng)
+        inject_decoys(self._page, self._rng)
         return self._observe()
 
     def _start_page(self, fresh_page: bool) -> Started:
@@ -151,9 +148,10 @@ class MiniWoBTask:
         self, state: EpisodeState | None = None, nodes: list[dict[str, Any]] | None = None
     ) -> str:
         """The observation of the page now (or of ``state`` and ``nodes`` just read from it)."""
-        state = state or self._page.state()
+        if state is None or nodes is None:
+            state, nodes = self._page.observe()
         self._done, self._raw, self.reason = state.done, state.raw, state.reason
-        self._nodes = self._page.snapshot() if nodes is None else nodes
+        self._nodes = nodes
         note = end_note(self._raw, self._done, self.success_rule)
         if self.take_screenshots:
             self.screenshot = self._page.screenshot()
@@ -163,8 +161,6 @@ class MiniWoBTask:
         parsed = parse_action(action)
         with self._page.deadline(self._page.step_timeout_s):
             self._page.perform(parsed)
-            if TASKS[self.task_id].settle:  # its own animations (no jQuery): wait them out too
-                self._page.settle()
             self.history.append(parsed.text if parsed.kind == "type" else parsed.render())
             return self._observe()
 

@@ -23,13 +23,18 @@ from agentgym_envs.core import ActionError, EpisodeAborted
 
 #: Trusted clicks wait at most this long for actionability before the JS fallback.
 CLICK_TIMEOUT_MS = 200
-#: After an action, wait at most this long for jQuery animations to finish (then go on).
-ANIMATION_TIMEOUT_MS = 2_000
-#: After an episode starts or an action, wait at most this long for pictures still loading.
-IMAGE_TIMEOUT_MS = 2_000
-#: After an action, the DOM must stay unchanged this long (ms) before the observation, giving up
-#: after QUIET_LIMIT_MS (a page that keeps changing, e.g. stock-market's ticker).
-QUIET_MS, QUIET_LIMIT_MS = 10, 500
+#: Page time (virtual ms, see ``clock``) that passes after every action and episode start before
+#: the page is asked whether it is idle: the page's own queued work (handlers run after a click,
+#: zero-delay timers) happens first.
+FIRST_WAIT_MS = 20
+#: Timers due within this much page time count as an action's effect, which the observation
+#: waits for (``page_js.IDLE_NEED``); later ones are the page's own pace.
+IDLE_HORIZON_MS = 1_000
+#: Settling advances page time by at least this much a round (an animation steps every frame).
+SETTLE_STEP_MS = 50
+#: Settling stops after this much page time even if the page is still busy (a page that never
+#: idles: moving targets, a spinning animation).
+SETTLE_LIMIT_MS = 4_000
 #: Actions that move the mouse pointer (the next episode parks it first).
 POINTER_ACTIONS = frozenset(
     {"click", "hover", "type", "select", "click_xy", "drag", "select_text", "draw"}
@@ -41,17 +46,20 @@ PATH_ACTIONS = frozenset({"click_xy", "drag", "draw"})
 DRAG_STEPS = 10
 #: A drag or draw moves the pressed mouse at most this many CSS pixels per mousemove event.
 STROKE_STEP_PX = 4.0
-#: ``noop`` lets this much time pass (delayed content, animations, hover menus).
-NOOP_SECONDS = 0.1
+#: ``noop`` lets this much page time pass (delayed content, animations, hover menus).
+NOOP_MS = 100
+#: Page time between the mouse events of a drag or a drawn stroke (a 60 Hz pointer), so a
+#: drag has a speed (drag-cube turns its cube by the pointer's momentum).
+POINTER_MOVE_MS = 16
+#: After the pointer moved onto a target whose press point is not reachable yet (a hover style
+#: loading its picture), page time passes in steps of this much, this many times at most.
+HOVER_WAIT_MS, HOVER_TRIES = 16, 30
 #: Page loads and protocol calls fail (and count as a crash) after this long.
 LOAD_TIMEOUT_MS = 15_000
 #: A step (action and observation) that takes longer than this is stopped (its call cancelled
-#: and its page closed); the episode is truncated. Normal steps take 10-300 ms (``wait 5``
-#: about 5 s).
+#: and its page closed); the episode is truncated. Steps take a few ms of real time (page time
+#: is virtual: ``wait 5`` too).
 STEP_TIMEOUT_S = 30.0
-#: ``settle``: the page counts as settled once unchanged for SETTLE_QUIET_S, polled every
-#: SETTLE_POLL_S, giving up after SETTLE_LIMIT_S.
-SETTLE_QUIET_S, SETTLE_POLL_S, SETTLE_LIMIT_S = 0.3, 0.05, 4.0
 TEXT_INPUT_TYPES = {"text", "password", "email", "search", "tel", "url", "number", ""}
 #: ``type`` on these clicks nothing: they are controls, not containers of a focusable field.
 NEVER_TYPED_TAGS = {"button", "a", "select", "option", "input", "label", "img"}

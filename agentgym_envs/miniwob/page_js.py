@@ -16,49 +16,52 @@ NO_TIMEOUT_MS = 2**31 - 1
 
 #: True once core.js has drawn its START cover (the page can start an episode).
 PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
-#: Resolves once no jQuery animation runs, or after ``limit`` ms. jQuery UI widgets change the
-#: page after an action: a datepicker fades in over ~200 ms, an autocomplete searches ``delay`` ms
-#: (300 by default) after the last keystroke, a menu opens a submenu ``delay`` ms (300) after the
-#: pointer entered its item. A snapshot taken meanwhile shows a half-made widget, which made
-#: replays of the same actions diverge (click-menu-2's submenu opened at one replay's second
-#: noop and not at another's); so first the focused field's autocomplete delay or a menu's delay
-#: passes, then animations are awaited. The first poll always waits for a timer, even on an idle
-#: page: it lets the page's own queued work (handlers run after a click, zero-delay timers) finish
-#: first; polling at once made form-sequence-3 and email-inbox episodes diverge on replay.
-WAIT_ANIMATIONS = """(limit) => new Promise((resolve) => {
-  const start = Date.now();
-  const $ = window.jQuery;
-  const field = $ && document.activeElement ? $(document.activeElement) : null;
-  const complete = field && (field.data('ui-autocomplete') || field.data('uiAutocomplete'));
-  let pause = complete ? (complete.options.delay || 0) + 50 : 0;
-  if ($) {  // a jQuery UI menu opens or closes a submenu ``delay`` ms after the pointer moved
-    $('.ui-menu').each(function () {
-      const menu = $(this).data('ui-menu');
-      if (menu) pause = Math.max(pause, (menu.delay || 0) + 50);
-    });
-  }
-  const poll = () => {
-    const idle = !$ || $(':animated').length === 0;
-    if (idle || Date.now() - start > limit) resolve(idle); else setTimeout(poll, 20);
-  };
-  setTimeout(poll, pause);
-})"""
+#: How long an animation frame lasts in page time (``requestAnimationFrame`` runs on a timer).
+FRAME_MS = 16
 
-#: Resolves once the page's pictures have loaded, or after ``limit`` ms. Many tasks draw icons
-#: with CSS (``content: url(star.png)``): such an element has no size until its picture arrives,
-#: and the snapshot skips sizeless elements, so a first observation taken while a picture was
-#: still loading lacked those icons and its replay did not match. Once per document every picture
-#: its stylesheets name is loaded and kept (``window.__agPictureImages``): later uses come from the
-#: memory cache, which drops a picture nothing references at the next garbage collection, and
-#: email-inbox-noscroll's opened email then showed its back and reply icons a layout later (a
-#: step's observation lacked them in CI, by when the collector ran). Then ``<img>`` elements
-#: still loading are awaited. A loaded picture gives its elements their size at the next layout,
-#: which the snapshot forces; nothing waits when nothing is loading.
-WAIT_IMAGES = r"""(limit) => {
-  const load = (src, keep) => { const img = new Image(); img.src = src; if (keep) keep.push(img);
-                                return img.decode().catch(() => null); };
-  const pending = [];
-  if (!window.__agPictures) {
+#: Run before the page's own scripts (a context init script): records the due time (in
+#: ``performance.now()`` ms, which is virtual) of every pending ``setTimeout``, so ``IDLE_NEED``
+#: can say how much page time the page still needs; and runs ``requestAnimationFrame`` callbacks
+#: on a ``FRAME_MS`` timer, so animation frames follow virtual time (headless Chromium draws its
+#: frames on the real clock: raphael's pie menu grew by as many frames as the machine drew).
+VIRTUAL_TIME_INIT = (
+    """(() => {
+  if (window.__agClock) return;
+  const pending = new Map();
+  const realSet = window.setTimeout, realClear = window.clearTimeout;
+  const realClearInterval = window.clearInterval;
+  window.setTimeout = function (handler, delay, ...args) {
+    const ms = Math.max(0, Number(delay) || 0);
+    const run = typeof handler === 'function' ? handler : () => (0, eval)(String(handler));
+    const id = realSet.call(window, () => { pending.delete(id); run(...args); }, ms);
+    pending.set(id, performance.now() + ms);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return realClear.call(window, id); };
+  window.clearInterval = function (id) {  // browsers let either clear either kind of timer
+    pending.delete(id);
+    return realClearInterval.call(window, id);
+  };
+  window.__agRealRaf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) =>
+    window.setTimeout(() => callback(performance.now()), """
+    + str(FRAME_MS)
+    + """);
+  window.cancelAnimationFrame = (id) => window.clearTimeout(id);
+  window.__agClock = {pending: pending};
+})();"""
+)
+
+#: Start loading every picture the page's stylesheets name (once per document, kept in
+#: ``window.__agPictureImages``) and force a layout, so that every picture an observation could
+#: depend on is a fetch in flight, which holds virtual time until it arrives. Many tasks draw
+#: icons with CSS (``content: url(star.png)``): such an element has no size until its picture
+#: arrives, and the snapshot skips sizeless elements, so a first observation taken while a
+#: picture was still loading lacked those icons and its replay did not match. Kept, because the
+#: memory cache drops a picture nothing references at the next garbage collection
+#: (email-inbox-noscroll's opened email then showed its back and reply icons a layout later).
+_PRELOAD_PICTURES = r"""
+  if (!window.__agPictureImages) {
     const urls = new Set();
     const scan = (rules, base) => {
       for (const rule of rules) {
@@ -73,19 +76,47 @@ WAIT_IMAGES = r"""(limit) => {
       try { rules = sheet.cssRules; } catch (e) { continue; }  /* another origin's sheet */
       scan(rules, sheet.href || document.baseURI);
     }
-    window.__agPictureImages = [];
-    window.__agPictures = Array.from(urls).map((src) => load(src, window.__agPictureImages));
-    pending.push(...window.__agPictures);
+    window.__agPictureImages = Array.from(urls).map((src) => {
+      const img = new Image();
+      img.src = src;
+      return img;
+    });
   }
-  for (const img of document.images) if (!img.complete && img.src) pending.push(load(img.src));
-  if (!pending.length) return 0;
-  let timer = null;
-  const timeout = new Promise((r) => { timer = setTimeout(r, limit); });
-  return Promise.race([Promise.all(pending), timeout]).then(() => {
-    clearTimeout(timer);
-    return pending.length;
-  });
+  if (document.body) document.body.getBoundingClientRect();
+"""
+
+#: How much page time (ms) the page still needs before it is idle, 0 when it is: the latest due
+#: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
+#: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
+#: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
+#: animation's next frame), and the end of every running jQuery animation (jQuery 1.12 steps
+#: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
+#: and timers further off than ``horizon`` are the page's own pace, not part of an action's
+#: effect. Also starts the picture loads (``_PRELOAD_PICTURES``).
+IDLE_NEED = (
+    "(horizon) => {\n"
+    + _PRELOAD_PICTURES
+    + """
+  const now = performance.now();
+  let need = 0;
+  const clock = window.__agClock;
+  if (clock) {
+    for (const [id, due] of clock.pending) {
+      if (due < now - 1) clock.pending.delete(id);  // cleared some way the page did not say
+      else if (due - now <= horizon) need = Math.max(need, due - now + 1);
+    }
+  }
+  const $ = window.jQuery;
+  if ($ && $.timers) {
+    for (const tick of $.timers) {
+      const anim = tick.anim;
+      const end = anim && anim.duration !== undefined ? anim.startTime + anim.duration : 0;
+      need = Math.max(need, end - Date.now() + 14, 14);
+    }
+  }
+  return Math.ceil(need);
 }"""
+)
 
 #: Where the pointer rests (``[x, y]``, viewport pixels; a capture listener records every
 #: mousemove) when the page's hover state is stale there: the element under it is not the one
@@ -108,25 +139,6 @@ POINTER_AT = (
   return document.elementFromPoint(at[0], at[1]) === hovered ? null : at;
 }"""
 )
-
-#: Resolves once the DOM has not changed for ``quiet`` ms (or after ``limit`` ms). Pages update
-#: themselves a little after an action: Quill's toolbar follows the selection from a 1 ms timer
-#: after mouseup; a snapshot taken before that differed between a run and its replay
-#: (text-editor).
-WAIT_QUIET = """([quiet, limit]) => new Promise((resolve) => {
-  const start = performance.now();
-  let last = start;
-  const watch = new MutationObserver(() => { last = performance.now(); });
-  watch.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const poll = () => {
-    const now = performance.now();
-    if (now - last >= quiet || now - start >= limit) {
-      watch.disconnect();
-      resolve(now - start);
-    } else setTimeout(poll, 5);
-  };
-  setTimeout(poll, quiet);
-})"""
 
 #: The instruction with textless elements (icons) replaced by their last class name.
 QUERY_TEXT_FN = """
@@ -281,18 +293,14 @@ SNAPSHOT = r"""
 }
 """
 
-#: Start an episode with Farama's seeding calls and observe it, in one round trip: the raw
-#: utterance (string or object), the instruction as text with pictures named (icons in #query
-#: become "[icon-class]"), and, once the task is ready and its pictures have loaded, the reward
-#: state and the snapshot. A task that builds itself after a delay returns ``ready: false``
-#: without them (the caller waits and observes). ``frozenNow`` (ms since the epoch, or null):
+#: Start an episode with Farama's seeding calls: the raw utterance (string or object), the
+#: instruction as text with pictures named (icons in #query become "[icon-class]"), and whether
+#: the task is ready (one that builds itself after a delay is not yet). The driver then lets the
+#: page settle in virtual time and observes it. ``frozenNow`` (ms since the epoch, or null):
 #: while the episode is built, ``new Date()`` and ``Date.now()`` give that instant (terminal
 #: prints "Last login: <today>", which made the same seed differ from one day to the next).
-#: ``timerLimit`` (ms, or null): the timers of at most that delay which the page sets while the
-#: episode is built fire before the first observation (terminal focuses its input 200 ms after it
-#: starts: an agent's first keys reached the terminal or not by the machine's speed).
 START_EPISODE = (
-    "async ([seed, maxTime, mode, imageLimit, frozenNow, boxes, timerLimit]) => {\n"
+    "([seed, maxTime, mode, frozenNow, boxes]) => {\n"
     + QUERY_TEXT_FN
     + """
   window.__agBoxes = !!boxes;
@@ -326,42 +334,24 @@ START_EPISODE = (
       static now() { return frozenNow; }
     };
   }
-  const realSetTimeout = window.setTimeout, startTimers = [];
-  if (timerLimit !== null) {
-    window.setTimeout = (fn, ms, ...args) => {
-      if (typeof fn !== 'function' || !((ms || 0) <= timerLimit)) {
-        return realSetTimeout(fn, ms, ...args);
-      }
-      let fired;
-      startTimers.push(new Promise((resolve) => { fired = resolve; }));
-      return realSetTimeout(() => { try { fn(...args); } finally { fired(); } }, ms);
-    };
-  }
   try {
     core.startEpisodeReal();
   } finally {
     window.Date = RealDate;
-    window.setTimeout = realSetTimeout;
-  }
-  if (startTimers.length) {  // a cleared timer never fires: wait at most twice the limit
-    await Promise.race([Promise.all(startTimers),
-                        new Promise((resolve) => realSetTimeout(resolve, 2 * timerLimit))]);
   }
   window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
-  const started = {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
-  if (!started.ready) return started;
-  await ("""
-    + WAIT_IMAGES
-    + """)(imageLimit);
-  started.state = ("""
-    + EPISODE_STATE.strip()
-    + """)();
-  started.nodes = ("""
-    + SNAPSHOT.strip()
-    + """)();
-  return started;
+  return {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
 }
 """
+)
+
+#: The reward state and the snapshot, in one round trip (an observation).
+OBSERVE = (
+    "() => ({state: ("
+    + EPISODE_STATE.strip()
+    + ")(), nodes: ("
+    + SNAPSHOT.strip()
+    + ")()})"
 )
 
 
@@ -413,23 +403,20 @@ CLICK_TARGET = (
 """
 )
 
-#: After the pointer moved onto element ``id``: wait (up to ~0.5 s) until a press would reach it
-#: (at its centre, else at a point of ``pressPoint``'s grid). Hover styles can swap an icon's
-#: image and reflow it (social-media's ``.like:hover {content: url(...)}``): a press while the
-#: new image loads lands on the parent.
+#: After the pointer moved onto element ``id``: where a press would reach it now (at its
+#: centre, else at a point of ``pressPoint``'s grid), or ``reachable: false``. Hover styles can
+#: swap an icon's image and reflow it (social-media's ``.like:hover {content: url(...)}``): a
+#: press while the new image loads lands on the parent, so the driver lets page time pass (the
+#: picture's fetch holds it) and asks again.
 SETTLED_TARGET = (
     """
-async (id) => {"""
+(id) => {"""
     + _PRESS_REACHES
     + """
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {reachable: false};
-  for (let tries = 0; tries < 30; tries++) {
-    const point = pressPoint(el);
-    if (point) return {x: point[0], y: point[1], reachable: true};
-    await new Promise((done) => setTimeout(done, 16));
-  }
-  return {reachable: false};
+  const point = pressPoint(el);
+  return point ? {x: point[0], y: point[1], reachable: true} : {reachable: false};
 }
 """
 )

@@ -90,9 +90,10 @@ _PRELOAD_PICTURES = r"""
 #: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
 #: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
 #: animation's next frame), and the end of every running jQuery animation (jQuery 1.12 steps
-#: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
+#: them from a 13 ms ``setInterval``), and a moment more while a picture is loading (its fetch
+#: holds page time until it arrives). Repeating timers (stock-market's ticker, a caret's blink)
 #: and timers further off than ``horizon`` are the page's own pace, not part of an action's
-#: effect. Also starts the picture loads (``_PRELOAD_PICTURES``).
+#: effect. Starts the picture loads first (``_PRELOAD_PICTURES``).
 IDLE_NEED = (
     "(horizon) => {\n"
     + _PRELOAD_PICTURES
@@ -105,6 +106,10 @@ IDLE_NEED = (
       if (due < now - 1) clock.pending.delete(id);  // cleared some way the page did not say
       else if (due - now <= horizon) need = Math.max(need, due - now + 1);
     }
+  }
+  const loading = (img) => !img.complete && img.src;  // its fetch holds page time: let it pass
+  if (window.__agPictureImages.some(loading) || Array.from(document.images).some(loading)) {
+    need = Math.max(need, 1);
   }
   const $ = window.jQuery;
   if ($ && $.timers) {
@@ -346,13 +351,7 @@ START_EPISODE = (
 )
 
 #: The reward state and the snapshot, in one round trip (an observation).
-OBSERVE = (
-    "() => ({state: ("
-    + EPISODE_STATE.strip()
-    + ")(), nodes: ("
-    + SNAPSHOT.strip()
-    + ")()})"
-)
+OBSERVE = "() => ({state: (" + EPISODE_STATE.strip() + ")(), nodes: (" + SNAPSHOT.strip() + ")()})"
 
 
 #: JS helpers shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes

@@ -18,19 +18,13 @@ before): we reload their page every episode, which makes them deterministic.
 ``clock`` marks tasks whose page shows today's date (terminal's "Last login" line): their
 episodes are built with the clock frozen at ``FROZEN_NOW`` (a deliberate deviation from Farama,
 whose page shows the real date), so a seed shows the same page on every day.
-``timers`` marks tasks that set a short timer as the episode starts (terminal focuses its input
-after 200 ms): reset waits until those timers (``START_TIMER_LIMIT_MS`` at most) have fired, so
-an agent's first keys reach the terminal however fast it answers (before, 2 of 12 random
-episodes played at once differed from the same ones played 0.4 s after reset; a random episode
-once failed its replay check so).
-``settle`` marks tasks whose page is still changing after the episode starts (click-pie's wheel
-grows for ~1.5 s; social-media's feed was sometimes still being built when the first snapshot
-was taken, so none of its post icons had an element id and the oracle had no move — 2 of 8
-runs of its oracle test failed, 0 of 15 with ``settle``): reset, and every action on them, waits
-until the page stops changing, so no observation depends on timing (click-pie's step diverged on
-replay under heavy load before its actions settled too; text-editor's Quill formats from timers
-after mouseup and selection events, and random episodes diverged on replay under load until its
-actions settled too).
+Pages run on virtual time (``clock``): their timers, animations and clock advance only as the
+driver lets page time pass (after an action, until the page is idle; ``wait N`` N seconds), so
+tasks that once depended on the machine's speed play the same on every machine: terminal's input
+focused 200 ms after the start, click-pie's wheel growing for ~1.5 s, social-media's feed built
+after a delay, text-editor's toolbar following the selection from timers, and the tasks that
+follow the clock by design (button-delay scores the delay between two presses, stock-market's
+price ticks every 100 ms, drag-cube's cube turns with the pointer's momentum).
 """
 
 from __future__ import annotations
@@ -46,8 +40,6 @@ from agentgym_envs.core.splits import DIFFICULTIES
 TIERS = DIFFICULTIES
 #: The instant ``clock`` tasks see while their episode is built: 2017-01-01 12:00 UTC.
 FROZEN_NOW_MS = 1_483_272_000_000
-#: ``timers`` tasks: reset waits for the timers of at most this delay set as the episode starts.
-START_TIMER_LIMIT_MS = 1_000
 
 # name | tier | role (iid / ood / excluded) | flags | exclusion reason
 _TABLE = """
@@ -85,8 +77,8 @@ click-tab-2-medium | medium | ood | |
 click-option | medium | iid | |
 click-menu | medium | iid | |
 click-menu-2 | medium | iid | |
-click-pie | medium | iid | fresh settle |
-click-pie-nodelay | medium | iid | fresh settle |
+click-pie | medium | iid | fresh |
+click-pie-nodelay | medium | iid | fresh |
 click-scroll-list | medium | iid | fresh |
 click-shape | medium | iid | |
 choose-list | medium | iid | |
@@ -139,10 +131,10 @@ email-inbox-noscroll | hard | iid | |
 email-inbox-reply | hard | iid | |
 email-inbox-star-reply | hard | iid | |
 search-engine | hard | iid | fresh |
-social-media | hard | iid | fresh settle |
-social-media-all | hard | iid | fresh settle |
-social-media-some | hard | ood | fresh settle |
-terminal | hard | ood | fresh clock timers |
+social-media | hard | iid | fresh |
+social-media-all | hard | iid | fresh |
+social-media-some | hard | ood | fresh |
+terminal | hard | ood | fresh clock |
 use-slider | hard | iid | |
 use-slider-2 | hard | iid | |
 daily-calendar | hard | iid | |
@@ -154,7 +146,7 @@ buy-ticket | hard | iid | |
 stock-market | hard | iid | fresh |
 grid-coordinate | hard | iid | |
 use-colorwheel | hard | iid | fresh |
-text-editor | hard | ood | settle |
+text-editor | hard | ood | |
 number-checkboxes | medium | ood | |
 hot-cold | medium | iid | |
 bisect-angle | hard | ood | |
@@ -197,9 +189,7 @@ class TaskSpec:
     role: str  # "iid", "ood" or "excluded"
     fresh_page: bool = False
     excluded_reason: str = ""
-    settle: bool = False  # wait for the opening animation at reset
     clock: bool = False  # the page shows today's date: episodes are built with the date frozen
-    start_timers: bool = False  # reset waits for the short timers the page sets as it starts
 
     @property
     def text_actionable(self) -> bool:
@@ -216,9 +206,8 @@ def _parse(table: str) -> dict[str, TaskSpec]:
         name, tier, role, flags, reason = (part.strip() for part in line.split("|"))
         assert tier in TIERS and role in ("iid", "ood", "excluded"), line
         specs[name] = TaskSpec(
-            name, tier, role, fresh_page="fresh" in flags, excluded_reason=reason,
-            settle="settle" in flags.split(), clock="clock" in flags.split(),
-            start_timers="timers" in flags.split(),
+            name, tier, role, fresh_page="fresh" in flags.split(), excluded_reason=reason,
+            clock="clock" in flags.split(),
         )  # fmt: skip
     return specs
 
@@ -247,13 +236,10 @@ TEST_MODE_TASKS = frozenset(
 )
 IID_SPLITS = ("train", "valid", "test", "adversarial")
 
-#: Registered tasks that follow the wall clock by design: replaying their recorded actions need
-#: not give the same observations or reward, so replay checks skip them.
-REAL_TIME_TASKS: dict[str, str] = {
-    "button-delay": "the raw reward scores the wall-clock delay between the two button presses",
-    "stock-market": "the price changes every 100 ms of wall-clock time",
-    "drag-cube": "the cube turns with simulated momentum sampled every 50 ms of wall-clock time",
-}
+#: Registered tasks whose episodes cannot be replayed because they follow the wall clock (replay
+#: checks skip them), with the reason. None: pages run on virtual time, so button-delay's delay,
+#: stock-market's ticks and drag-cube's momentum follow page time, the same on every replay.
+REAL_TIME_TASKS: dict[str, str] = {}
 
 #: Tasks whose raw reward falls with the distance (pixels or degrees) from an exact point: mouse
 #: events carry whole CSS pixels, so the best reachable raw reward is usually just below 1 (their
@@ -271,8 +257,9 @@ PIXEL_SCORED: dict[str, str] = {
 NO_ORACLE: dict[str, str] = {
     "count-sides": "the polygon exists only as canvas pixels (its side count is a local variable "
     "of the page script), so only a screenshot shows it",
-    "drag-cube": "a drag turns the cube by momentum integrated at 20 frames a second of wall-clock "
-    "time, so where it stops depends on timing; no deterministic script reaches a given face",
+    "drag-cube": "a drag turns the cube by the pointer's momentum (integrated at 20 frames a "
+    "second of page time): which face a drag shows is deterministic, but no script maps a wanted "
+    "face to a drag yet",
 }
 
 

@@ -23,11 +23,6 @@ ORACLE_TASKS = sorted(ORACLES)
 #: unavoidable: see widgets._best_move and test_tic_tac_toe_never_loses.
 CAN_DRAW = {"tic-tac-toe"}
 DRAW, LOSS = -0.5, -0.75
-#: Oracles that wait seconds of wall-clock time (the task asks to): slow tests only. Their pages
-#: score timing (button-delay: the delay within 15%; stock-market: the price when the click
-#: lands, 100 ms a tick), so a loaded machine can spoil an episode: a seed gets a few attempts.
-REAL_TIME_TASKS = {"button-delay", "stock-market"}
-REAL_TIME_ATTEMPTS = 3
 SPLIT_SAMPLE = [
     "click-button",
     "enter-text",
@@ -74,7 +69,7 @@ def test_every_registered_task_has_an_oracle_or_a_reason():
     assert all(NO_ORACLE.values()) and not set(NO_ORACLE) & set(ORACLES)
 
 
-@pytest.mark.parametrize("task", [t for t in ORACLE_TASKS if t not in REAL_TIME_TASKS])
+@pytest.mark.parametrize("task", ORACLE_TASKS)
 def test_oracle_solves_task(make_env, task):
     env = make_env(task=task)
     info, steps = play_expert(env, seed=0)
@@ -107,11 +102,7 @@ def test_oracle_solves_many_seeds(make_env, task):
 
     wins = 0
     for seed in range(1, 11):
-        info, steps = play_expert(env, seed=seed)
-        for _ in range(REAL_TIME_ATTEMPTS - 1 if task in REAL_TIME_TASKS else 0):
-            if solved(task, info):
-                break
-            info, steps = play_expert(env, seed=seed)  # the same page, a machine less busy
+        info, steps = play_expert(env, seed=seed)  # one try: pages run on virtual time
         drew = task in CAN_DRAW and info["raw_reward"] == DRAW
         assert solved(task, info) or drew, (seed, info)
         assert steps <= MAX_STEPS[TASKS[task].tier]
@@ -250,10 +241,7 @@ def test_stock_market_oracle_knows_the_pages_prices(make_env):
         task.page.evaluate("() => { window.__pagesRandom = Math.random; }")
         task.page.evaluate(_STOCK_PRICES, task.page_seed)
         assert task.page.evaluate("() => Math.random === window.__pagesRandom")
-        task.page.evaluate(
-            "() => new Promise((done) => { const t = setInterval(() => priceIndex > 2 && "
-            "(clearInterval(t), done()), 20); })"
-        )
+        env.step("wait 0.3")  # three ticks of page time
         shown = task.page.evaluate(
             "() => [priceIndex, document.querySelector('#stock-price').textContent]"
         )

@@ -14,6 +14,7 @@ from agentgym_envs.miniwob.oracles.view import (
     reachable,
     submit,
 )
+from agentgym_envs.miniwob.page import FIRST_WAIT_MS
 
 _MENU_CHAIN = """
 ([labels, icon]) => {
@@ -195,8 +196,8 @@ def _press_button(view: View, selector: str) -> str:
     return 'press "Tab"'
 
 
-#: What a click step takes before its press lands (pointer move and target lookup), in seconds.
-PRESS_LATENCY_S = 0.02
+#: Page time a ``wait`` step adds after its wait, before the next step's press (seconds).
+PRESS_LATENCY_S = FIRST_WAIT_MS / 1000
 
 
 def button_delay(view: View) -> str | None:
@@ -206,7 +207,7 @@ def button_delay(view: View) -> str | None:
         return _press_button(view, "#subbtn")
     if not (view.task.history and view.task.history[-1].startswith("wait")):
         # the page scores the delay between the presses within 15% of N seconds: wait what is
-        # left of N after this step's own time, less the next click's few milliseconds
+        # left of N after the page time this step took, less what the wait step adds
         elapsed = view.js("() => (Date.now() - currentTime) / 1000")
         return f"wait {max(int(seconds) - elapsed - PRESS_LATENCY_S, 0.001):.3f}"
     return _press_button(view, "#subbtn2")
@@ -323,10 +324,10 @@ _TICK_S = 0.1
 def stock_market(view: View) -> str | None:
     """Buy inside the longest stretch of prices at most the bound that is still to come.
 
-    A click lands a step after the price was read (tens of ms; hundreds under load), so buying
-    in the first stretch seen fails when it is a few ticks long (seed 3: ticks 0-6, then 26
-    ticks from 50). The oracle knows the whole price list (replayed from the page's seed), waits
-    for the start of the stretch that leaves the most ticks, and buys there.
+    The oracle knows the whole price list (replayed from the page's seed), waits for the start of
+    the stretch that leaves the most ticks, and buys there: a ``wait`` step adds a little page
+    time of its own after the wait (``PRESS_LATENCY_S``), so a stretch of a single tick could be
+    missed, never a longer one (seed 3: ticks 0-6, then 26 ticks from 50).
     """
     threshold = float(re.search(r"less than \$(\d+(?:\.\d+)?)", view.utterance).group(1))
     plan = view.js(_STOCK_PRICES, view.task.page_seed)

@@ -18,7 +18,7 @@ before): we reload their page every episode, which makes them deterministic.
 ``clock`` marks tasks whose page shows today's date (terminal's "Last login" line): their
 episodes are built with the clock frozen at ``FROZEN_NOW`` (a deliberate deviation from Farama,
 whose page shows the real date), so a seed shows the same page on every day.
-Pages run on virtual time (``clock``): their timers, animations and clock advance only as the
+Pages run on virtual time (the ``clock`` module): their timers, animations and clock advance only as the
 driver lets page time pass (after an action, until the page is idle; ``wait N`` N seconds), so
 tasks that once depended on the machine's speed play the same on every machine: terminal's input
 focused 200 ms after the start, click-pie's wheel growing for ~1.5 s, social-media's feed built

@@ -179,16 +179,24 @@ class AsyncMiniWoBPage:
 
     async def _settle(self) -> None:
         """Let page time pass until the page is idle (``page_js.IDLE_NEED``: the timers due within
-        ``IDLE_HORIZON_MS``, running animations, pictures loading), ``SETTLE_LIMIT_MS`` at most:
-        what an action's effect needs, on every machine the same."""
-        waited, step = 0, FIRST_WAIT_MS
+        ``IDLE_HORIZON_MS``, running animations, pictures loading), ``FIRST_WAIT_MS`` at least
+        and ``SETTLE_LIMIT_MS`` at most: what an action's effect needs, on every machine the
+        same. Whenever the page has changed under a still pointer, the pointer moves there again
+        first, so the page sees it enter and leave at that instant of page time."""
+        waited, hover_syncs = 0, 0
         while True:
-            await self._advance(step)
-            waited += step
-            need = await self.evaluate(page_js.IDLE_NEED, IDLE_HORIZON_MS)
+            idle = await self.evaluate(page_js.IDLE_NEED, IDLE_HORIZON_MS)
+            if idle["pointer"] and not self._pointer_parked and hover_syncs < HOVER_TRIES:
+                hover_syncs += 1
+                await self._move(*idle["pointer"])
+                continue
+            need = max(idle["need"], FIRST_WAIT_MS) if waited == 0 else idle["need"]
             if need <= 0 or waited >= SETTLE_LIMIT_MS:
                 return
-            step = min(max(need, SETTLE_STEP_MS), SETTLE_LIMIT_MS - waited)
+            step = need if waited == 0 else max(need, SETTLE_STEP_MS)
+            step = min(step, SETTLE_LIMIT_MS - waited)
+            await self._advance(step)
+            waited += step
 
     async def perform(self, action: Action) -> None:
         try:
@@ -201,11 +209,6 @@ class AsyncMiniWoBPage:
             reason = str(error).splitlines()[0][:120]
             raise ActionError(f"{action.render()} failed: {reason}") from None
         await self._settle()
-        if not self._pointer_parked:  # a page changed under a still pointer: hover catches up
-            at = await self.evaluate(page_js.POINTER_AT)
-            if at:
-                await self._move(at[0], at[1])
-                await self._settle()
 
     async def _move(self, x: float, y: float) -> None:
         await self._page.mouse.move(x, y)

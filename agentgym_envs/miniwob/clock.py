@@ -27,6 +27,12 @@ from typing import Any
 #: How long (real seconds) one ``advance`` may take before the page counts as hung: a fetch that
 #: never finishes holds virtual time for ever.
 ADVANCE_TIMEOUT_S = 15.0
+#: Each grant is this much longer than asked (1 µs, the resolution of Chromium's clocks). A timer
+#: due exactly when a grant ends fired before the page paused in some runs and after it in
+#: others (stock-market's first price was drawn or not at page time 100 ms, 5 steps of 20 ms);
+#: page timers fall on whole milliseconds from the instants the page paused at, so with the
+#: grants a microsecond long, a grant ends on one only after a thousand grants.
+GRANT_EXTRA_MS = 0.001
 
 
 class ClockStopped(RuntimeError):
@@ -50,6 +56,8 @@ class VirtualClock:
         """Pause ``page``'s virtual time (a page of ``context`` whose document is loaded)."""
         clock = cls(await context.new_cdp_session(page))
         await clock._session.send("Emulation.setVirtualTimePolicy", {"policy": "pause"})
+        await clock.advance(1)  # a grant that ends: paused at an instant of the page's clock
+        clock.elapsed_ms = 0.0
         return clock
 
     def _on_expired(self, _event: Any) -> None:
@@ -63,7 +71,7 @@ class VirtualClock:
         if ms <= 0:
             return
         self._expired = asyncio.get_running_loop().create_future()
-        policy = {"policy": "pauseIfNetworkFetchesPending", "budget": float(ms)}
+        policy = {"policy": "pauseIfNetworkFetchesPending", "budget": float(ms) + GRANT_EXTRA_MS}
         try:
             await self._session.send("Emulation.setVirtualTimePolicy", policy)
             await asyncio.wait_for(self._expired, ADVANCE_TIMEOUT_S)

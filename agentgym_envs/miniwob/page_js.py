@@ -19,11 +19,14 @@ PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
 #: How long an animation frame lasts in page time (``requestAnimationFrame`` runs on a timer).
 FRAME_MS = 16
 
-#: Run before the page's own scripts (a context init script): records the due time (in
-#: ``performance.now()`` ms, which is virtual) of every pending ``setTimeout``, so ``IDLE_NEED``
-#: can say how much page time the page still needs; and runs ``requestAnimationFrame`` callbacks
-#: on a ``FRAME_MS`` timer, so animation frames follow virtual time (headless Chromium draws its
-#: frames on the real clock: raphael's pie menu grew by as many frames as the machine drew).
+#: Run before the page's own scripts (a context init script): records the due time (page ms) of
+#: every pending ``setTimeout``, so ``IDLE_NEED`` can say how much page time the page still
+#: needs; runs ``requestAnimationFrame`` callbacks on a ``FRAME_MS`` timer, so animation frames
+#: follow virtual time (headless Chromium draws its frames on the real clock: raphael's pie menu
+#: grew by as many frames as the machine drew); and makes ``performance.now()`` whole
+#: milliseconds of ``Date.now()`` (both are virtual, but Chromium jitters ``performance.now()``
+#: by up to 0.1 ms, so a d3 animation's frames, and stock-market's chart, differed between a run
+#: and its replay; a deliberate deviation: pages see millisecond resolution).
 VIRTUAL_TIME_INIT = (
     """(() => {
   if (window.__agClock) return;
@@ -34,7 +37,7 @@ VIRTUAL_TIME_INIT = (
     const ms = Math.max(0, Number(delay) || 0);
     const run = typeof handler === 'function' ? handler : () => (0, eval)(String(handler));
     const id = realSet.call(window, () => { pending.delete(id); run(...args); }, ms);
-    pending.set(id, performance.now() + ms);
+    pending.set(id, Date.now() + ms);
     return id;
   };
   window.clearTimeout = function (id) { pending.delete(id); return realClear.call(window, id); };
@@ -42,7 +45,8 @@ VIRTUAL_TIME_INIT = (
     pending.delete(id);
     return realClearInterval.call(window, id);
   };
-  window.__agRealRaf = window.requestAnimationFrame.bind(window);
+  const origin = performance.timeOrigin;
+  performance.now = () => Date.now() - origin;
   window.requestAnimationFrame = (callback) =>
     window.setTimeout(() => callback(performance.now()), """
     + str(FRAME_MS)
@@ -51,6 +55,29 @@ VIRTUAL_TIME_INIT = (
   window.__agClock = {pending: pending};
 })();"""
 )
+
+#: Where the pointer rests (``[x, y]``, viewport pixels; a capture listener records every
+#: mousemove) when the page's hover state is stale there: the element under it is not the one
+#: the page last saw the pointer enter (the page changed under a still pointer). Chromium would
+#: catch up at its next animation frame, which comes on the real clock, so the mouseover and
+#: mouseout events (and the timers a menu starts on them) came at a page time set by the machine
+#: (click-menu's submenus were open or closed at a replay's step); the driver moves the pointer
+#: there instead, at once. null when the hover state is current or the pointer never moved.
+POINTER_WATCH = """
+  if (!window.__agPointerWatch) {
+    window.__agPointerWatch = true;
+    document.addEventListener('mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; },
+                              true);
+  }
+"""
+STALE_POINTER_FN = """
+function STALE_POINTER() {
+  const at = window.__agPointer;
+  if (!at) return null;
+  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
+  return document.elementFromPoint(at[0], at[1]) === hovered ? null : at;
+}
+"""
 
 #: Start loading every picture the page's stylesheets name (once per document, kept in
 #: ``window.__agPictureImages``) and force a layout, so that every picture an observation could
@@ -93,17 +120,20 @@ _PRELOAD_PICTURES = r"""
 #: them from a 13 ms ``setInterval``), and a moment more while a picture is loading (its fetch
 #: holds page time until it arrives). Repeating timers (stock-market's ticker, a caret's blink)
 #: and timers further off than ``horizon`` are the page's own pace, not part of an action's
-#: effect. Starts the picture loads first (``_PRELOAD_PICTURES``).
+#: effect. Starts the picture loads first (``_PRELOAD_PICTURES``). With it, ``pointer``: where
+#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``).
 IDLE_NEED = (
     "(horizon) => {\n"
+    + STALE_POINTER_FN
     + _PRELOAD_PICTURES
+    + POINTER_WATCH
     + """
-  const now = performance.now();
+  const now = Date.now();
   let need = 0;
   const clock = window.__agClock;
   if (clock) {
     for (const [id, due] of clock.pending) {
-      if (due < now - 1) clock.pending.delete(id);  // cleared some way the page did not say
+      if (due < now) clock.pending.delete(id);  // cleared some way the page did not say
       else if (due - now <= horizon) need = Math.max(need, due - now + 1);
     }
   }
@@ -116,32 +146,10 @@ IDLE_NEED = (
     for (const tick of $.timers) {
       const anim = tick.anim;
       const end = anim && anim.duration !== undefined ? anim.startTime + anim.duration : 0;
-      need = Math.max(need, end - Date.now() + 14, 14);
+      need = Math.max(need, end - now + 14, 14);
     }
   }
-  return Math.ceil(need);
-}"""
-)
-
-#: Where the pointer rests (``[x, y]``, viewport pixels; a capture listener records every
-#: mousemove) when the page's hover state is stale there: the element under it is not the one
-#: the page last saw the pointer enter (the page changed under a still pointer; Chrome would
-#: catch up from a timer). null when the hover state is current or the pointer never moved.
-POINTER_WATCH = """
-  if (!window.__agPointerWatch) {
-    window.__agPointerWatch = true;
-    document.addEventListener('mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; },
-                              true);
-  }
-"""
-POINTER_AT = (
-    "() => {"
-    + POINTER_WATCH
-    + """
-  const at = window.__agPointer;
-  if (!at) return null;
-  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
-  return document.elementFromPoint(at[0], at[1]) === hovered ? null : at;
+  return {need: Math.ceil(need), pointer: STALE_POINTER()};
 }"""
 )
 

@@ -18,13 +18,14 @@ before): we reload their page every episode, which makes them deterministic.
 ``clock`` marks tasks whose page shows today's date (terminal's "Last login" line): their
 episodes are built with the clock frozen at ``FROZEN_NOW`` (a deliberate deviation from Farama,
 whose page shows the real date), so a seed shows the same page on every day.
-Pages run on virtual time (the ``clock`` module): their timers, animations and clock advance only as the
-driver lets page time pass (after an action, until the page is idle; ``wait N`` N seconds), so
-tasks that once depended on the machine's speed play the same on every machine: terminal's input
-focused 200 ms after the start, click-pie's wheel growing for ~1.5 s, social-media's feed built
-after a delay, text-editor's toolbar following the selection from timers, and the tasks that
-follow the clock by design (button-delay scores the delay between two presses, stock-market's
-price ticks every 100 ms, drag-cube's cube turns with the pointer's momentum).
+Pages run on virtual time (the ``clock`` module): their timers, animations and clock advance
+only as the driver lets page time pass (after an action, until the page is idle; ``wait N`` N
+seconds), so tasks that once depended on the machine's speed play the same on every machine:
+terminal's input focused 200 ms after the start, click-pie's wheel growing for ~1.5 s,
+social-media's feed built after a delay, text-editor's toolbar following the selection from
+timers, and the tasks that follow the clock by design (button-delay scores the delay between two
+presses, stock-market's price ticks every 100 ms, drag-cube's cube turns with the pointer's
+momentum).
 """
 
 from __future__ import annotations

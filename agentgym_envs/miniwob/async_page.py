@@ -30,7 +30,7 @@ from agentgym_envs.miniwob.browser import (
     kill_process,
     launched_browser_pid,
 )
-from agentgym_envs.miniwob.clock import ClockStopped, VirtualClock
+from agentgym_envs.miniwob.clock import VirtualClock
 from agentgym_envs.miniwob.page import (
     CLICK_TIMEOUT_MS,
     FILL_INPUT_TYPES,
@@ -41,6 +41,7 @@ from agentgym_envs.miniwob.page import (
     LOAD_TIMEOUT_MS,
     NOOP_MS,
     PATH_ACTIONS,
+    PICTURE_TIMEOUT_MS,
     POINTER_ACTIONS,
     POINTER_MOVE_MS,
     SETTLE_LIMIT_MS,
@@ -84,8 +85,8 @@ class AsyncMiniWoBPage:
         self._pointer: tuple[float, float] = (0.0, 0.0)  # where the last mouse event went
 
     async def _load(self, task: str) -> Any:
-        """Load ``task``'s page into a new page (on real time: a navigation does not finish
-        while virtual time is paused), then pause its clock."""
+        """Load ``task``'s page into a new page of the context (its logical clock starts with
+        the document)."""
         if self._context is None:
             await self.recover()
             self._context = await self.browser.new_context()
@@ -96,8 +97,13 @@ class AsyncMiniWoBPage:
         self._page, self.clock, self._task = await self._context.new_page(), None, None
         self._pointer_parked, self._pointer = False, (0.0, 0.0)
         await self._page.goto(task_url(task), wait_until="load")
-        await self._page.wait_for_function(page_js.PAGE_READY, timeout=LOAD_TIMEOUT_MS)
-        self.clock = await VirtualClock.attach(self._context, self._page)
+        self.clock = VirtualClock(self._page)
+        waited = 0
+        while not await self._page.evaluate(page_js.PAGE_READY):  # set up from page timers
+            if waited >= LOAD_TIMEOUT_MS:
+                raise BrowserCrashed(f"{task!r} was not ready after {waited} ms of page time")
+            await self.clock.advance(SETTLE_STEP_MS)
+            waited += SETTLE_STEP_MS
         self._task, self._episodes_since_load = task, 0
         return self._page
 
@@ -172,23 +178,26 @@ class AsyncMiniWoBPage:
             raise BrowserCrashed("the page is not open")
         try:
             await self.clock.advance(ms)
-        except ClockStopped as error:
-            raise BrowserCrashed(str(error)) from None
         except Exception as error:
             raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
 
     async def _settle(self) -> None:
         """Let page time pass until the page is idle (``page_js.IDLE_NEED``: the timers due within
-        ``IDLE_HORIZON_MS``, running animations, pictures loading), ``FIRST_WAIT_MS`` at least
+        ``IDLE_HORIZON_MS``, running animations), ``FIRST_WAIT_MS`` at least
         and ``SETTLE_LIMIT_MS`` at most: what an action's effect needs, on every machine the
         same. Whenever the page has changed under a still pointer, the pointer moves there again
-        first, so the page sees it enter and leave at that instant of page time."""
-        waited, hover_syncs = 0, 0
+        first, so the page sees it enter and leave at that instant of page time; pictures still
+        loading are awaited (in real time, page time standing still)."""
+        waited, hover_syncs, pictures = 0, 0, 0
         while True:
             idle = await self.evaluate(page_js.IDLE_NEED, IDLE_HORIZON_MS)
             if idle["pointer"] and not self._pointer_parked and hover_syncs < HOVER_TRIES:
                 hover_syncs += 1
                 await self._move(*idle["pointer"])
+                continue
+            if idle["loading"] and pictures < HOVER_TRIES:  # page time stands still meanwhile
+                pictures += 1
+                await self.evaluate(page_js.WAIT_PICTURES, PICTURE_TIMEOUT_MS)
                 continue
             need = max(idle["need"], FIRST_WAIT_MS) if waited == 0 else idle["need"]
             if need <= 0 or waited >= SETTLE_LIMIT_MS:
@@ -266,33 +275,21 @@ class AsyncMiniWoBPage:
     async def _run_ops(self, ops: list[tuple[Any, ...]]) -> None:
         """Play ``pointer_ops``: a move of N steps is N mouse events along the segment, with
         ``POINTER_MOVE_MS`` of page time after each while the button is down (a drag has a
-        speed, the same on every machine). The events go straight to DevTools: Playwright's
-        mouse, with the button down, waits on a page timer to learn whether an HTML drag
-        started, and page timers do not run while the page's time is paused."""
-        pressed = False
+        speed, the same on every machine)."""
+        mouse, pressed = self._page.mouse, False
         for op in ops:
             if op[0] == "move":
                 (x0, y0), (x, y), steps = self._pointer, (op[1], op[2]), max(1, op[3])
                 for i in range(1, steps + 1):
-                    point = (x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
-                    await self._mouse_event("mouseMoved", point, pressed)
+                    await self._move(x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
                     if pressed:
                         await self._advance(POINTER_MOVE_MS)
+            elif op[0] == "down":
+                await mouse.down()
+                pressed = True
             else:
-                pressed = op[0] == "down"
-                kind = "mousePressed" if pressed else "mouseReleased"
-                await self._mouse_event(kind, self._pointer, pressed, click_count=1)
-
-    async def _mouse_event(self, kind: str, point: tuple[float, float], pressed: bool,
-                           click_count: int = 0) -> None:  # fmt: skip
-        """One DevTools mouse event at viewport ``point`` (the left button ``pressed`` or not)."""
-        if self.clock is None:
-            raise BrowserCrashed("the page is not open")
-        event = {"type": kind, "x": point[0], "y": point[1], "buttons": 1 if pressed else 0,
-                 "button": "left" if pressed or kind == "mouseReleased" else "none",
-                 "clickCount": click_count}  # fmt: skip
-        await self.clock.session.send("Input.dispatchMouseEvent", event)
-        self._pointer = point
+                await mouse.up()
+                pressed = False
 
     async def _select_text(self, action: Action) -> None:
         """As ``MiniWoBPage._select_text``."""

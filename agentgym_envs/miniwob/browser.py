@@ -55,10 +55,6 @@ LAUNCH_FLAGS = (
     # selected slice and its label to the front on every mouseover, so no trusted press reached
     # them (mousedown and mouseup on the svg).
     "--disable-blink-features=BoundaryEventDispatchTracksNodeRemoval",
-    # Pages run on virtual time (``clock``). Without this, a trusted mousemove (which Blink
-    # dispatches at the next animation frame) sometimes waited for ever on a paused page: 30 of
-    # 60 moves on email-inbox hung, 0 of 800 on four tasks with it.
-    "--run-all-compositor-stages-before-draw",
 )
 # The MiniWoB task area is 160x210 css px; a slightly larger viewport keeps popups on screen.
 VIEWPORT = {"width": 500, "height": 400}

@@ -56,6 +56,8 @@ POINTER_MOVE_MS = 16
 #: After the pointer moved onto a target whose press point is not reachable yet (a hover style
 #: loading its picture), page time passes in steps of this much, this many times at most.
 HOVER_WAIT_MS, HOVER_TRIES = 16, 30
+#: Before an observation, wait at most this long (real ms) for pictures still loading.
+PICTURE_TIMEOUT_MS = 2_000
 #: Page loads and protocol calls fail (and count as a crash) after this long.
 LOAD_TIMEOUT_MS = 15_000
 #: A step (action and observation) that takes longer than this is stopped (its call cancelled

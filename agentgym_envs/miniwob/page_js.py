@@ -19,40 +19,82 @@ PAGE_READY = "() => typeof core !== 'undefined' && core.cover_div !== null"
 #: How long an animation frame lasts in page time (``requestAnimationFrame`` runs on a timer).
 FRAME_MS = 16
 
-#: Run before the page's own scripts (a context init script): records the due time (page ms) of
-#: every pending ``setTimeout``, so ``IDLE_NEED`` can say how much page time the page still
-#: needs; runs ``requestAnimationFrame`` callbacks on a ``FRAME_MS`` timer, so animation frames
-#: follow virtual time (headless Chromium draws its frames on the real clock: raphael's pie menu
-#: grew by as many frames as the machine drew); and makes ``performance.now()`` whole
-#: milliseconds of ``Date.now()`` (both are virtual, but Chromium jitters ``performance.now()``
-#: by up to 0.1 ms, so a d3 animation's frames, and stock-market's chart, differed between a run
-#: and its replay; a deliberate deviation: pages see millisecond resolution).
+#: Run before the page's own scripts (a context init script): the page's clock becomes a
+#: logical one that only the driver moves (``window.__agClock.advance(ms)``). ``setTimeout``,
+#: ``setInterval``, ``requestAnimationFrame`` (a ``FRAME_MS`` timer), ``Date`` and
+#: ``performance.now()`` all read it; ``advance`` runs the callbacks due within ``ms`` in the
+#: order of their due time (then of scheduling), each followed by the microtasks it queued, and
+#: leaves the clock ``ms`` later. So a timer, an animation or a ticker fires at the same page
+#: time, in the same order, on a fast or a loaded machine. ``need(horizon)`` is the page time
+#: until the last one-shot timer due within ``horizon`` (0: none). Chromium's own virtual time
+#: (DevTools ``Emulation.setVirtualTimePolicy``) was tried first and measured not to serve:
+#: real time leaked into it under load (a 20 ms grant moved ``Date.now()`` by 21 ms; a ticker
+#: due at a grant's end fired before or after it by run), trusted mouse moves hung on a paused
+#: page, and navigations did not finish while it was paused.
 VIRTUAL_TIME_INIT = (
     """(() => {
   if (window.__agClock) return;
-  const pending = new Map();
-  const realSet = window.setTimeout, realClear = window.clearTimeout;
-  const realClearInterval = window.clearInterval;
-  window.setTimeout = function (handler, delay, ...args) {
+  const RealDate = window.Date, realPerfNow = performance.now.bind(performance);
+  const realSetTimeout = window.setTimeout.bind(window);
+  const realClearTimeout = window.clearTimeout.bind(window);
+  const date0 = RealDate.now(), perf0 = realPerfNow();
+  let elapsed = 0, nextId = 1, order = 0;
+  const timers = new Map();
+  const schedule = (handler, delay, args, repeat) => {
+    const fn = typeof handler === 'function' ? handler : () => (0, eval)(String(handler));
     const ms = Math.max(0, Number(delay) || 0);
-    const run = typeof handler === 'function' ? handler : () => (0, eval)(String(handler));
-    const id = realSet.call(window, () => { pending.delete(id); run(...args); }, ms);
-    pending.set(id, Date.now() + ms);
+    const id = nextId++;
+    timers.set(id, {due: elapsed + ms, order: order++, fn: fn, args: args,
+                    period: repeat ? Math.max(1, ms) : null});
     return id;
   };
-  window.clearTimeout = function (id) { pending.delete(id); return realClear.call(window, id); };
-  window.clearInterval = function (id) {  // browsers let either clear either kind of timer
-    pending.delete(id);
-    return realClearInterval.call(window, id);
-  };
-  const origin = performance.timeOrigin;
-  performance.now = () => Date.now() - origin;
+  window.setTimeout = (handler, delay, ...args) => schedule(handler, delay, args, false);
+  window.setInterval = (handler, delay, ...args) => schedule(handler, delay, args, true);
+  window.clearTimeout = window.clearInterval = (id) => { timers.delete(id); };
   window.requestAnimationFrame = (callback) =>
-    window.setTimeout(() => callback(performance.now()), """
+    schedule(() => callback(perf0 + elapsed), """
     + str(FRAME_MS)
-    + """);
-  window.cancelAnimationFrame = (id) => window.clearTimeout(id);
-  window.__agClock = {pending: pending};
+    + """, [], false);
+  window.cancelAnimationFrame = window.clearTimeout;
+  window.Date = class extends RealDate {
+    constructor(...args) { if (args.length) super(...args); else super(date0 + elapsed); }
+    static now() { return date0 + elapsed; }
+  };
+  performance.now = () => perf0 + elapsed;
+  const next = (limit) => {
+    let best = null, bestId = null;
+    for (const [id, t] of timers) {
+      const sooner = !best || t.due < best.due || (t.due === best.due && t.order < best.order);
+      if (t.due <= limit && sooner) { best = t; bestId = id; }
+    }
+    return [bestId, best];
+  };
+  window.__agClock = {
+    realSetTimeout: realSetTimeout,
+    realClearTimeout: realClearTimeout,
+    async advance(ms) {
+      const until = elapsed + ms;
+      for (let runs = 0; runs < 100000; runs++) {
+        const [id, t] = next(until);
+        if (!t) break;
+        elapsed = Math.max(elapsed, t.due);
+        if (t.period === null) timers.delete(id);
+        else { t.due += t.period; t.order = order++; }
+        try { t.fn(...t.args); } catch (error) { console.error(error); }
+        for (let i = 0; i < 4; i++) await null;  // the microtasks the callback queued
+      }
+      elapsed = until;
+      return elapsed;
+    },
+    need(horizon) {
+      let need = 0;
+      for (const t of timers.values()) {
+        if (t.period === null && t.due - elapsed <= horizon) need = Math.max(need, t.due - elapsed);
+      }
+      return need;
+    },
+    elapsed: () => elapsed,
+  };
 })();"""
 )
 
@@ -112,35 +154,38 @@ _PRELOAD_PICTURES = r"""
   if (document.body) document.body.getBoundingClientRect();
 """
 
+#: Resolves once the pictures still loading have arrived (or failed), or after ``limit`` ms of
+#: real time; page time stands still meanwhile, so a picture arrives at the same page time on a
+#: fast or a loaded machine.
+WAIT_PICTURES = """(limit) => {
+  const loading = [...window.__agPictureImages, ...document.images]
+    .filter((img) => !img.complete && img.src)
+    .map((img) => img.decode().catch(() => null));
+  const clock = window.__agClock;
+  let timer = null;
+  const timeout = new Promise((done) => { timer = clock.realSetTimeout(done, limit); });
+  return Promise.race([Promise.all(loading), timeout]).then(() => clock.realClearTimeout(timer));
+}"""
+
 #: How much page time (ms) the page still needs before it is idle, 0 when it is: the latest due
 #: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
 #: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
 #: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
 #: animation's next frame), and the end of every running jQuery animation (jQuery 1.12 steps
-#: them from a 13 ms ``setInterval``), and a moment more while a picture is loading (its fetch
-#: holds page time until it arrives). Repeating timers (stock-market's ticker, a caret's blink)
+#: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
 #: and timers further off than ``horizon`` are the page's own pace, not part of an action's
 #: effect. Starts the picture loads first (``_PRELOAD_PICTURES``). With it, ``pointer``: where
-#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``).
+#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``), and
+#: ``loading``: whether a picture is still on its way (``WAIT_PICTURES``).
 IDLE_NEED = (
     "(horizon) => {\n"
     + STALE_POINTER_FN
     + _PRELOAD_PICTURES
     + POINTER_WATCH
     + """
-  const now = Date.now();
-  let need = 0;
   const clock = window.__agClock;
-  if (clock) {
-    for (const [id, due] of clock.pending) {
-      if (due < now) clock.pending.delete(id);  // cleared some way the page did not say
-      else if (due - now <= horizon) need = Math.max(need, due - now + 1);
-    }
-  }
-  const loading = (img) => !img.complete && img.src;  // its fetch holds page time: let it pass
-  if (window.__agPictureImages.some(loading) || Array.from(document.images).some(loading)) {
-    need = Math.max(need, 1);
-  }
+  let need = clock ? clock.need(horizon) : 0;
+  const now = Date.now();
   const $ = window.jQuery;
   if ($ && $.timers) {
     for (const tick of $.timers) {
@@ -149,7 +194,10 @@ IDLE_NEED = (
       need = Math.max(need, end - now + 14, 14);
     }
   }
-  return {need: Math.ceil(need), pointer: STALE_POINTER()};
+  const loading = (img) => !img.complete && img.src;
+  const pictures = window.__agPictureImages.some(loading) ||
+                   Array.from(document.images).some(loading);
+  return {need: Math.ceil(need), pointer: STALE_POINTER(), loading: pictures};
 }"""
 )
 

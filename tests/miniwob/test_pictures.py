@@ -3,8 +3,8 @@ no place in the snapshot, until its picture arrives. A slow picture once dropped
 inbox's star icons from a first observation, and the replay of that episode did not match.
 
 The pictures are slowed down with a route on the page's context (whose handlers can wait without
-blocking the page). A picture's fetch holds the page's virtual time (``clock``), so however late
-it arrives, it arrives at the same page time.
+blocking the page). Page time (``clock``) stands still while a picture is on its way, so however
+late it arrives, it arrives at the same page time.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_first_observation_has_the_icons_of_a_slow_css_picture():
     assert _on_a_page(stars, slow="**/star.png") == 3  # one per email
 
 
-def test_an_image_still_loading_holds_page_time_until_it_arrives():
+def test_an_image_still_loading_is_awaited_with_page_time_standing_still():
     async def sizes(page) -> tuple[bool, bool, float]:
         await page.start_episode("click-test", 1)  # a page that never shows delete.png
         add = """(src) => { const img = document.createElement('img');
@@ -72,7 +72,7 @@ def test_an_image_still_loading_holds_page_time_until_it_arrives():
         await page.evaluate(add, src)
         width = "() => document.getElementById('late').getBoundingClientRect().width"
         before, clock = await page.evaluate(width), page.clock.elapsed_ms
-        await page.perform(parse_action("noop"))  # 100 ms of page time, held by the fetch
+        await page.perform(parse_action("noop"))  # 100 ms of page time; the picture awaited
         return before > 0, await page.evaluate(width) > 0, page.clock.elapsed_ms - clock
 
     before, after, page_time = _on_a_page(sizes, slow="**/delete.png")
@@ -86,7 +86,8 @@ def test_pictures_named_by_stylesheets_survive_garbage_collection():
 
     async def widths(page) -> dict[str, float]:
         await page.start_episode("email-inbox-noscroll", 20)
-        await page.clock.session.send("HeapProfiler.collectGarbage")
+        cdp = await page._context.new_cdp_session(page._page)
+        await cdp.send("HeapProfiler.collectGarbage")
         open_email = """() => {  // the sizes in the same task as the click: no layout later
           document.querySelector('#main .email-thread').click();
           const width = (s) => document.querySelector(s).getBoundingClientRect().width;

@@ -3,9 +3,10 @@
 Faithfulness and deliberate deviations (documented as DESIGN §5 asks):
 - Same HTML (the installed ``miniwob`` package) and the same seeding calls as Farama's env, so a
   page seed gives the same task there and here (``info["page_seed"]``).
-- Pages run on virtual time (``clock.py``): page time passes only as the env lets it (after an
-  action until the page is idle, ``wait N`` N seconds), so episodes replay exactly on any machine,
-  timed tasks included (button-delay, stock-market, drag-cube). MiniWoB's episode timeout is
+- Pages run on virtual time (``clock.py``: a logical clock behind the page's timers, ``Date``
+  and ``performance.now()``): page time passes only as the env lets it (after an action until
+  the page is idle, ``wait N`` N seconds), so episodes replay exactly on any machine, timed
+  tasks included (button-delay, stock-market, drag-cube). MiniWoB's episode timeout is
   disabled; the step budget is the only limit.
 - Reward: the raw (not time-scaled) MiniWoB reward ``raw`` in [-1, 1], in ``info["raw_reward"]``;
   ``success`` = raw == 1 (Farama's binary reward: the task fully done; ``success_rule=

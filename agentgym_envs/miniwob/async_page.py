@@ -83,6 +83,8 @@ class AsyncMiniWoBPage:
         self.untrusted_clicks = 0  # as MiniWoBPage.untrusted_clicks
         self._pointer_parked = False
         self._pointer: tuple[float, float] = (0.0, 0.0)  # where the last mouse event went
+        #: the observation the last settling read from the idle page, until the page is touched
+        self._observed: dict[str, Any] | None = None
 
     async def _load(self, task: str) -> Any:
         """Load ``task``'s page into a new page of the context (its logical clock starts with
@@ -131,6 +133,7 @@ class AsyncMiniWoBPage:
                 self._pointer_parked = True
             frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
             start = [seed, page_js.NO_TIMEOUT_MS, data_mode, frozen_now, self.boxes]
+            self._observed = None
             result = await page.evaluate(page_js.START_EPISODE, start)
             await self._settle()
             waited = 0
@@ -154,6 +157,7 @@ class AsyncMiniWoBPage:
             raise BrowserCrashed(f"could not start {task!r}: {error}") from error
 
     async def evaluate(self, script: str, arg: Any = None) -> Any:
+        self._observed = None  # the script may change the page
         if self._page is None:
             raise BrowserCrashed("the page is not open")
         try:
@@ -168,46 +172,55 @@ class AsyncMiniWoBPage:
         return await self.evaluate(page_js.SNAPSHOT)
 
     async def observe(self) -> tuple[EpisodeState, list[dict[str, Any]]]:
-        """The reward state and the snapshot, in one round trip."""
-        observed = await self.evaluate(page_js.OBSERVE)
+        """The reward state and the snapshot: the ones the last settling read, if nothing
+        touched the page since, else in one round trip."""
+        observed, self._observed = self._observed, None
+        if observed is None:
+            observed = await self.evaluate(page_js.OBSERVE)
         return EpisodeState.from_page(observed["state"]), observed["nodes"]
 
-    async def _advance(self, ms: float) -> None:
-        """Let ``ms`` of page time pass (``VirtualClock.advance``)."""
+    async def _advance(self, ms: float, observe: bool = False) -> dict[str, Any]:
+        """Let ``ms`` of page time pass (``VirtualClock.advance``); the page's ``IDLE_NEED``
+        after it (with the observation if ``observe`` and idle)."""
         if self.clock is None:
             raise BrowserCrashed("the page is not open")
         try:
-            await self.clock.advance(ms)
+            return await self.clock.advance(ms, [IDLE_HORIZON_MS, observe])
         except Exception as error:
             raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
 
     async def _settle(self) -> None:
         """Let page time pass until the page is idle (``page_js.IDLE_NEED``: the timers due within
-        ``IDLE_HORIZON_MS``, running animations), ``FIRST_WAIT_MS`` at least
-        and ``SETTLE_LIMIT_MS`` at most: what an action's effect needs, on every machine the
-        same. Whenever the page has changed under a still pointer, the pointer moves there again
+        ``IDLE_HORIZON_MS``, running animations), ``FIRST_WAIT_MS`` at least and
+        ``SETTLE_LIMIT_MS`` at most: what an action's effect needs, on every machine the same.
+        Whenever the page has changed under a still pointer, the pointer moves there again
         first, so the page sees it enter and leave at that instant of page time; pictures still
-        loading are awaited (in real time, page time standing still)."""
+        loading are awaited (in real time, page time standing still). The idle page's
+        observation comes with the last round trip and is kept for ``observe``."""
         waited, hover_syncs, pictures = 0, 0, 0
+        idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, False])
         while True:
-            idle = await self.evaluate(page_js.IDLE_NEED, IDLE_HORIZON_MS)
             if idle["pointer"] and not self._pointer_parked and hover_syncs < HOVER_TRIES:
                 hover_syncs += 1
                 await self._move(*idle["pointer"])
+                idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, True])
                 continue
             if idle["loading"] and pictures < HOVER_TRIES:  # page time stands still meanwhile
                 pictures += 1
                 await self.evaluate(page_js.WAIT_PICTURES, PICTURE_TIMEOUT_MS)
+                idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, True])
                 continue
             need = max(idle["need"], FIRST_WAIT_MS) if waited == 0 else idle["need"]
             if need <= 0 or waited >= SETTLE_LIMIT_MS:
+                self._observed = idle.get("observed")
                 return
             step = need if waited == 0 else max(need, SETTLE_STEP_MS)
             step = min(step, SETTLE_LIMIT_MS - waited)
-            await self._advance(step)
+            idle = await self._advance(step, observe=True)
             waited += step
 
     async def perform(self, action: Action) -> None:
+        self._observed = None
         try:
             await self._perform(action)
         except (ActionError, BrowserCrashed):

@@ -167,39 +167,6 @@ WAIT_PICTURES = """(limit) => {
   return Promise.race([Promise.all(loading), timeout]).then(() => clock.realClearTimeout(timer));
 }"""
 
-#: How much page time (ms) the page still needs before it is idle, 0 when it is: the latest due
-#: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
-#: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
-#: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
-#: animation's next frame), and the end of every running jQuery animation (jQuery 1.12 steps
-#: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
-#: and timers further off than ``horizon`` are the page's own pace, not part of an action's
-#: effect. Starts the picture loads first (``_PRELOAD_PICTURES``). With it, ``pointer``: where
-#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``), and
-#: ``loading``: whether a picture is still on its way (``WAIT_PICTURES``).
-IDLE_NEED = (
-    "(horizon) => {\n"
-    + STALE_POINTER_FN
-    + _PRELOAD_PICTURES
-    + POINTER_WATCH
-    + """
-  const clock = window.__agClock;
-  let need = clock ? clock.need(horizon) : 0;
-  const now = Date.now();
-  const $ = window.jQuery;
-  if ($ && $.timers) {
-    for (const tick of $.timers) {
-      const anim = tick.anim;
-      const end = anim && anim.duration !== undefined ? anim.startTime + anim.duration : 0;
-      need = Math.max(need, end - now + 14, 14);
-    }
-  }
-  const loading = (img) => !img.complete && img.src;
-  const pictures = window.__agPictureImages.some(loading) ||
-                   Array.from(document.images).some(loading);
-  return {need: Math.ceil(need), pointer: STALE_POINTER(), loading: pictures};
-}"""
-)
 
 #: The instruction with textless elements (icons) replaced by their last class name.
 QUERY_TEXT_FN = """
@@ -353,6 +320,57 @@ SNAPSHOT = r"""
   return out;
 }
 """
+
+#: How much page time (ms) the page still needs before it is idle, 0 when it is: the latest due
+#: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
+#: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
+#: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
+#: animation's next frame), and the end of every running jQuery animation (jQuery 1.12 steps
+#: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
+#: and timers further off than ``horizon`` are the page's own pace, not part of an action's
+#: effect. Starts the picture loads first (``_PRELOAD_PICTURES``). With it, ``pointer``: where
+#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``), ``loading``:
+#: whether a picture is still on its way (``WAIT_PICTURES``), and, when ``observe`` is set and
+#: the page is idle, ``observed``: the reward state and the snapshot (saving a round trip).
+_IDLE_FN = (
+    "function IDLE(horizon, observe) {\n"
+    + STALE_POINTER_FN
+    + _PRELOAD_PICTURES
+    + POINTER_WATCH
+    + """
+  const clock = window.__agClock;
+  let need = clock ? clock.need(horizon) : 0;
+  const now = Date.now();
+  const $ = window.jQuery;
+  if ($ && $.timers) {
+    for (const tick of $.timers) {
+      const anim = tick.anim;
+      const end = anim && anim.duration !== undefined ? anim.startTime + anim.duration : 0;
+      need = Math.max(need, end - now + 14, 14);
+    }
+  }
+  const loading = (img) => !img.complete && img.src;
+  const pictures = window.__agPictureImages.some(loading) ||
+                   Array.from(document.images).some(loading);
+  const idle = {need: Math.ceil(need), pointer: STALE_POINTER(), loading: pictures};
+  if (observe && !idle.need && !idle.pointer && !idle.loading) {
+    idle.observed = {state: ("""
+    + EPISODE_STATE.strip()
+    + """)(), nodes: ("""
+    + SNAPSHOT.strip()
+    + """)()};
+  }
+  return idle;
+}"""
+)
+IDLE_NEED = "([horizon, observe]) => {\n" + _IDLE_FN + "\nreturn IDLE(horizon, observe);\n}"
+#: ``advance`` the page's clock by ``ms``, then ``IDLE_NEED``, in one round trip.
+ADVANCE_IDLE = (
+    "async ([ms, horizon, observe]) => {\n"
+    + _IDLE_FN
+    + "\nawait window.__agClock.advance(ms);\nreturn IDLE(horizon, observe);\n}"
+)
+
 
 #: Start an episode with Farama's seeding calls: the raw utterance (string or object), the
 #: instruction as text with pictures named (icons in #query become "[icon-class]"), and whether

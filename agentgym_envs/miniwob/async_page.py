@@ -67,8 +67,8 @@ from agentgym_envs.miniwob.tasks import FROZEN_NOW_MS, TASKS, task_url
 
 class AsyncMiniWoBPage:
     """One page on a shared browser (an ``AsyncBrowser`` or a ``PageLoop``: anything with ``await
-    new_context()``), run on virtual time (``clock``); a task is loaded into a new page of the
-    page's context on a task change, staleness or crash."""
+    new_context()``), run on virtual time (``clock``); reloaded per task change, staleness or
+    crash."""
 
     def __init__(self, browser: Any, reload_every: int = 50, boxes: bool = False) -> None:
         self.browser = browser
@@ -87,17 +87,16 @@ class AsyncMiniWoBPage:
         self._observed: dict[str, Any] | None = None
 
     async def _load(self, task: str) -> Any:
-        """Load ``task``'s page into a new page of the context (its logical clock starts with
-        the document)."""
+        """Load ``task``'s page (its logical clock starts with the document)."""
         if self._context is None:
             await self.recover()
             self._context = await self.browser.new_context()
             self._context.set_default_timeout(LOAD_TIMEOUT_MS)
             await self._context.add_init_script(page_js.VIRTUAL_TIME_INIT)
-        elif self._page is not None:
-            await self._page.close()
-        self._page, self.clock, self._task = await self._context.new_page(), None, None
-        self._pointer_parked, self._pointer = False, (0.0, 0.0)
+        if self._page is None or self._page.is_closed():
+            self._page = await self._context.new_page()
+            self._pointer_parked, self._pointer = False, (0.0, 0.0)
+        self.clock, self._task = None, None
         await self._page.goto(task_url(task), wait_until="load")
         self.clock = VirtualClock(self._page)
         waited = 0

@@ -6,7 +6,7 @@ The driver is ``async_page.AsyncMiniWoBPage`` (Playwright's asyncio API), the on
 implementation of the protocol; ``MiniWoBPage``, a single env's page, is its blocking face on the
 process's shared event loop (``async_page.MiniWoBPage``). The page is
 loaded once per task and reused across episodes (``core.startEpisodeReal`` rebuilds the task); it
-is reloaded (into a new page of its context) every ``reload_every`` episodes, on a task change,
+is reloaded every ``reload_every`` episodes, on a task change,
 every episode for tasks whose state leaks across episodes, and after a crash. Pages run on
 virtual time (``clock``): the timings below are page time, which costs next to no real time. A
 dead page or browser surfaces as ``BrowserCrashed`` so the env can report a truncated episode and

@@ -131,10 +131,12 @@ class AsyncMiniWoBPage:
                 await self._move(0, 0)
                 self._pointer_parked = True
             frozen_now = FROZEN_NOW_MS if TASKS[task].clock else None
-            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, frozen_now, self.boxes]
+            settle = self._settle_args(0)
+            start = [seed, page_js.NO_TIMEOUT_MS, data_mode, frozen_now, self.boxes, settle]
             self._observed = None
             result = await page.evaluate(page_js.START_EPISODE, start)
-            await self._settle()
+            if result["ready"]:
+                await self._settle(first=result["settle"])
             waited = 0
             while not result["ready"]:  # a task that builds itself later: its page time passes
                 if waited >= LOAD_TIMEOUT_MS:
@@ -178,45 +180,51 @@ class AsyncMiniWoBPage:
             observed = await self.evaluate(page_js.OBSERVE)
         return EpisodeState.from_page(observed["state"]), observed["nodes"]
 
-    async def _advance(self, ms: float, observe: bool = False) -> dict[str, Any]:
-        """Let ``ms`` of page time pass (``VirtualClock.advance``); the page's ``IDLE_NEED``
-        after it (with the observation if ``observe`` and idle)."""
+    async def _advance(self, ms: float) -> None:
+        """Let ``ms`` of page time pass (``VirtualClock.advance``)."""
         if self.clock is None:
             raise BrowserCrashed("the page is not open")
         try:
-            return await self.clock.advance(ms, [IDLE_HORIZON_MS, observe])
+            await self.clock.advance(ms)
         except Exception as error:
             raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
 
-    async def _settle(self) -> None:
-        """Let page time pass until the page is idle (``page_js.IDLE_NEED``: the timers due within
-        ``IDLE_HORIZON_MS``, running animations), ``FIRST_WAIT_MS`` at least and
+    def _settle_args(self, waited: float) -> list[Any]:
+        """``SETTLE_STEP``'s arguments after ``waited`` ms of settling."""
+        least = FIRST_WAIT_MS if waited == 0 else 0
+        quantum = SETTLE_STEP_MS if waited > 0 else 0
+        cap = max(0, SETTLE_LIMIT_MS - waited)
+        return [least, quantum, cap, IDLE_HORIZON_MS, not self._pointer_parked]
+
+    async def _settle(self, first: dict[str, Any] | None = None) -> None:
+        """Let page time pass until the page is idle (``page_js.SETTLE_STEP``: the timers due
+        within ``IDLE_HORIZON_MS``, running animations), ``FIRST_WAIT_MS`` at least and
         ``SETTLE_LIMIT_MS`` at most: what an action's effect needs, on every machine the same.
         Whenever the page has changed under a still pointer, the pointer moves there again
         first, so the page sees it enter and leave at that instant of page time; pictures still
         loading are awaited (in real time, page time standing still). The idle page's
-        observation comes with the last round trip and is kept for ``observe``."""
-        waited, hover_syncs, pictures = 0, 0, 0
-        idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, False])
+        observation comes with the last round trip and is kept for ``observe``. ``first``: a
+        round already played (by ``START_EPISODE``)."""
+        waited, syncs = 0.0, 0
+        result = first
         while True:
-            if idle["pointer"] and not self._pointer_parked and hover_syncs < HOVER_TRIES:
-                hover_syncs += 1
-                await self._move(*idle["pointer"])
-                idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, True])
+            if result is None:
+                result = await self.evaluate(page_js.SETTLE_STEP, self._settle_args(waited))
+            if self.clock is not None:
+                self.clock.passed(result["advanced"])
+            waited += result["advanced"]
+            if (result["pointer"] or result["loading"]) and syncs < 2 * HOVER_TRIES:
+                syncs += 1
+                if result["pointer"]:
+                    await self._move(*result["pointer"])
+                else:  # page time stands still meanwhile
+                    await self.evaluate(page_js.WAIT_PICTURES, PICTURE_TIMEOUT_MS)
+                result = None
                 continue
-            if idle["loading"] and pictures < HOVER_TRIES:  # page time stands still meanwhile
-                pictures += 1
-                await self.evaluate(page_js.WAIT_PICTURES, PICTURE_TIMEOUT_MS)
-                idle = await self.evaluate(page_js.IDLE_NEED, [IDLE_HORIZON_MS, True])
-                continue
-            need = max(idle["need"], FIRST_WAIT_MS) if waited == 0 else idle["need"]
-            if need <= 0 or waited >= SETTLE_LIMIT_MS:
-                self._observed = idle.get("observed")
+            if result["need"] <= 0 or waited >= SETTLE_LIMIT_MS:
+                self._observed = result.get("observed")
                 return
-            step = need if waited == 0 else max(need, SETTLE_STEP_MS)
-            step = min(step, SETTLE_LIMIT_MS - waited)
-            idle = await self._advance(step, observe=True)
-            waited += step
+            result = None
 
     async def perform(self, action: Action) -> None:
         self._observed = None

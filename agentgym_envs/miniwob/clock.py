@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentgym_envs.miniwob import page_js
-
 
 class VirtualClock:
     """One page's logical clock (see the module docstring); ``elapsed_ms`` counts the page time
@@ -34,14 +32,13 @@ class VirtualClock:
         self._page = page
         self.elapsed_ms = 0.0
 
-    async def advance(self, ms: float, idle: Any = None) -> Any:
-        """Let ``ms`` of page time pass, firing the page's callbacks due in it, in order; with
-        ``idle`` (``IDLE_NEED``'s arguments), what ``IDLE_NEED`` says after, in the same round
-        trip."""
-        if idle is None:
-            await self._page.evaluate("(ms) => window.__agClock.advance(ms)", ms)
-            result = None
-        else:
-            result = await self._page.evaluate(page_js.ADVANCE_IDLE, [ms, *idle])
+    async def advance(self, ms: float) -> None:
+        """Let ``ms`` of page time pass, firing the page's callbacks due in it, in order."""
+        if ms <= 0:
+            return
+        await self._page.evaluate("(ms) => window.__agClock.advance(ms)", ms)
         self.elapsed_ms += ms
-        return result
+
+    def passed(self, ms: float) -> None:
+        """Count ``ms`` of page time that a page script let pass itself (``SETTLE_STEP``)."""
+        self.elapsed_ms += ms

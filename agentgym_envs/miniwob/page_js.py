@@ -333,7 +333,7 @@ SNAPSHOT = r"""
 #: whether a picture is still on its way (``WAIT_PICTURES``), and, when ``observe`` is set and
 #: the page is idle, ``observed``: the reward state and the snapshot (saving a round trip).
 _IDLE_FN = (
-    "function IDLE(horizon, observe) {\n"
+    "function IDLE(horizon, observe, pointer) {\n"
     + STALE_POINTER_FN
     + _PRELOAD_PICTURES
     + POINTER_WATCH
@@ -352,7 +352,8 @@ _IDLE_FN = (
   const loading = (img) => !img.complete && img.src;
   const pictures = window.__agPictureImages.some(loading) ||
                    Array.from(document.images).some(loading);
-  const idle = {need: Math.ceil(need), pointer: STALE_POINTER(), loading: pictures};
+  const idle = {need: Math.ceil(need), pointer: pointer ? STALE_POINTER() : null,
+                loading: pictures};
   if (observe && !idle.need && !idle.pointer && !idle.loading) {
     idle.observed = {state: ("""
     + EPISODE_STATE.strip()
@@ -363,24 +364,35 @@ _IDLE_FN = (
   return idle;
 }"""
 )
-IDLE_NEED = "([horizon, observe]) => {\n" + _IDLE_FN + "\nreturn IDLE(horizon, observe);\n}"
-#: ``advance`` the page's clock by ``ms``, then ``IDLE_NEED``, in one round trip.
-ADVANCE_IDLE = (
-    "async ([ms, horizon, observe]) => {\n"
-    + _IDLE_FN
-    + "\nawait window.__agClock.advance(ms);\nreturn IDLE(horizon, observe);\n}"
-)
+#: One round of settling, in one round trip: the page's ``IDLE`` before; unless the pointer must
+#: move again or a picture is loading (returned at once, ``advanced`` 0), page time passes:
+#: ``least`` ms if the page needs none, else what it needs and ``quantum`` at least, ``cap`` at
+#: most; then ``IDLE`` after (with the observation when idle), and ``advanced``.
+_SETTLE_FN = """
+async function SETTLE([least, quantum, cap, horizon, pointer]) {
+  const before = IDLE(horizon, false, pointer);
+  if (before.pointer || before.loading) return Object.assign(before, {advanced: 0});
+  let ms = before.need > 0 ? Math.max(before.need, quantum, least) : least;
+  ms = Math.min(ms, cap);
+  if (ms > 0) await window.__agClock.advance(ms);
+  return Object.assign(IDLE(horizon, true, pointer), {advanced: ms});
+}
+"""
+SETTLE_STEP = "(args) => {\n" + _IDLE_FN + _SETTLE_FN + "\nreturn SETTLE(args);\n}"
 
 
 #: Start an episode with Farama's seeding calls: the raw utterance (string or object), the
-#: instruction as text with pictures named (icons in #query become "[icon-class]"), and whether
-#: the task is ready (one that builds itself after a delay is not yet). The driver then lets the
-#: page settle in virtual time and observes it. ``frozenNow`` (ms since the epoch, or null):
+#: instruction as text with pictures named (icons in #query become "[icon-class]"), whether the
+#: task is ready (one that builds itself after a delay is not yet), and, when it is, the first
+#: round of settling (``SETTLE_STEP`` with the ``settle`` arguments; in the common case the whole
+#: reset is this one round trip). ``frozenNow`` (ms since the epoch, or null):
 #: while the episode is built, ``new Date()`` and ``Date.now()`` give that instant (terminal
 #: prints "Last login: <today>", which made the same seed differ from one day to the next).
 START_EPISODE = (
-    "([seed, maxTime, mode, frozenNow, boxes]) => {\n"
+    "async ([seed, maxTime, mode, frozenNow, boxes, settle]) => {\n"
     + QUERY_TEXT_FN
+    + _IDLE_FN
+    + _SETTLE_FN
     + """
   window.__agBoxes = !!boxes;
   core.endEpisode(0);
@@ -419,7 +431,9 @@ START_EPISODE = (
     window.Date = RealDate;
   }
   window.__ag = {ep: (window.__ag ? window.__ag.ep : 0) + 1, next: 1};
-  return {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
+  const started = {utterance: core.getUtterance(), ready: WOB_TASK_READY, query: QUERY_TEXT()};
+  if (started.ready) started.settle = await SETTLE(settle);
+  return started;
 }
 """
 )

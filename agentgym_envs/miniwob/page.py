@@ -30,7 +30,7 @@ CLICK_TIMEOUT_MS = 200
 #: zero-delay timers) happens first.
 FIRST_WAIT_MS = 20
 #: Timers due within this much page time count as an action's effect, which the observation
-#: waits for (``page_js.IDLE_NEED``); later ones are the page's own pace.
+#: waits for (``page_js.SETTLE_STEP``); later ones are the page's own pace.
 IDLE_HORIZON_MS = 1_000
 #: Settling advances page time by at least this much a round (an animation steps every frame).
 SETTLE_STEP_MS = 50

@@ -321,7 +321,8 @@ SNAPSHOT = r"""
 }
 """
 
-#: How much page time (ms) the page still needs before it is idle, 0 when it is: the latest due
+#: ``IDLE(horizon, observe, pointer)``: how much page time (ms) the page still needs before it is
+#: idle, 0 when it is: the latest due
 #: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
 #: search 300 ms after the last key, a menu's submenu 300 ms after the pointer entered, terminal
 #: focusing its input 200 ms after it starts, a Quill toolbar following the selection, an
@@ -329,7 +330,8 @@ SNAPSHOT = r"""
 #: them from a 13 ms ``setInterval``). Repeating timers (stock-market's ticker, a caret's blink)
 #: and timers further off than ``horizon`` are the page's own pace, not part of an action's
 #: effect. Starts the picture loads first (``_PRELOAD_PICTURES``). With it, ``pointer``: where
-#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``), ``loading``:
+#: to move the pointer again when the hover state is stale (``STALE_POINTER_FN``; only when
+#: ``pointer`` is set: a parked pointer is left alone), ``loading``:
 #: whether a picture is still on its way (``WAIT_PICTURES``), and, when ``observe`` is set and
 #: the page is idle, ``observed``: the reward state and the snapshot (saving a round trip).
 _IDLE_FN = (

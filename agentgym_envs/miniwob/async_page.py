@@ -166,12 +166,6 @@ class AsyncMiniWoBPage:
         except Exception as error:
             raise BrowserCrashed(f"the page died: {str(error).splitlines()[0][:200]}") from error
 
-    async def state(self) -> EpisodeState:
-        return EpisodeState.from_page(await self.evaluate(page_js.EPISODE_STATE))
-
-    async def snapshot(self) -> list[dict[str, Any]]:
-        return await self.evaluate(page_js.SNAPSHOT)
-
     async def observe(self) -> tuple[EpisodeState, list[dict[str, Any]]]:
         """The reward state and the snapshot: the ones the last settling read, if nothing
         touched the page since, else in one round trip."""
@@ -210,8 +204,6 @@ class AsyncMiniWoBPage:
         while True:
             if result is None:
                 result = await self.evaluate(page_js.SETTLE_STEP, self._settle_args(waited))
-            if self.clock is not None:
-                self.clock.passed(result["advanced"])
             waited += result["advanced"]
             if (result["pointer"] or result["loading"]) and syncs < 2 * HOVER_TRIES:
                 syncs += 1
@@ -578,12 +570,6 @@ class LoopPage:
         self, task: str, seed: int, fresh_page: bool = False, data_mode: str = "train"
     ) -> Started:
         return self._run(self.driver.start_episode(task, seed, fresh_page, data_mode))
-
-    def state(self) -> EpisodeState:
-        return self._run(self.driver.state())
-
-    def snapshot(self) -> list[dict[str, Any]]:
-        return self._run(self.driver.snapshot())
 
     def observe(self) -> tuple[EpisodeState, list[dict[str, Any]]]:
         return self._run(self.driver.observe())

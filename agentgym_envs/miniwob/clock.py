@@ -25,20 +25,13 @@ from typing import Any
 
 
 class VirtualClock:
-    """One page's logical clock (see the module docstring); ``elapsed_ms`` counts the page time
-    let pass since the page loaded."""
+    """One page's logical clock (see the module docstring); the page keeps the count of page
+    time let pass (``window.__agClock.elapsed()``)."""
 
     def __init__(self, page: Any) -> None:
         self._page = page
-        self.elapsed_ms = 0.0
 
     async def advance(self, ms: float) -> None:
         """Let ``ms`` of page time pass, firing the page's callbacks due in it, in order."""
-        if ms <= 0:
-            return
-        await self._page.evaluate("(ms) => window.__agClock.advance(ms)", ms)
-        self.elapsed_ms += ms
-
-    def passed(self, ms: float) -> None:
-        """Count ``ms`` of page time that a page script let pass itself (``SETTLE_STEP``)."""
-        self.elapsed_ms += ms
+        if ms > 0:
+            await self._page.evaluate("(ms) => window.__agClock.advance(ms)", ms)

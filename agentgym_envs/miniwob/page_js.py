@@ -321,6 +321,11 @@ SNAPSHOT = r"""
 }
 """
 
+#: An observation as a JS expression: the reward state and the snapshot.
+_OBSERVED = "{state: (" + EPISODE_STATE.strip() + ")(), nodes: (" + SNAPSHOT.strip() + ")()}"
+#: The reward state and the snapshot, in one round trip (an observation).
+OBSERVE = "() => (" + _OBSERVED + ")"
+
 #: ``IDLE(horizon, observe, pointer)``: how much page time (ms) the page still needs before it is
 #: idle, 0 when it is: the latest due
 #: time of its pending ``setTimeout`` timers that fall within ``horizon`` ms (an autocomplete's
@@ -357,11 +362,9 @@ _IDLE_FN = (
   const idle = {need: Math.ceil(need), pointer: pointer ? STALE_POINTER() : null,
                 loading: pictures};
   if (observe && !idle.need && !idle.pointer && !idle.loading) {
-    idle.observed = {state: ("""
-    + EPISODE_STATE.strip()
-    + """)(), nodes: ("""
-    + SNAPSHOT.strip()
-    + """)()};
+    idle.observed = """
+    + _OBSERVED
+    + """;
   }
   return idle;
 }"""
@@ -439,9 +442,6 @@ START_EPISODE = (
 }
 """
 )
-
-#: The reward state and the snapshot, in one round trip (an observation).
-OBSERVE = "() => ({state: (" + EPISODE_STATE.strip() + ")(), nodes: (" + SNAPSHOT.strip() + ")()})"
 
 
 #: JS helpers shared by the click scripts: would a press at (x, y) reach ``el``? (a label passes

@@ -71,9 +71,10 @@ def test_an_image_still_loading_is_awaited_with_page_time_standing_still():
         src = "../common/special/email-inbox/delete.png"
         await page.evaluate(add, src)
         width = "() => document.getElementById('late').getBoundingClientRect().width"
-        before, clock = await page.evaluate(width), page.clock.elapsed_ms
+        elapsed = "() => window.__agClock.elapsed()"
+        before, clock = await page.evaluate(width), await page.evaluate(elapsed)
         await page.perform(parse_action("noop"))  # 100 ms of page time; the picture awaited
-        return before > 0, await page.evaluate(width) > 0, page.clock.elapsed_ms - clock
+        return before > 0, await page.evaluate(width) > 0, await page.evaluate(elapsed) - clock
 
     before, after, page_time = _on_a_page(sizes, slow="**/delete.png")
     assert (before, after) == (False, True) and page_time < 1_000 * DELAY_S

@@ -170,40 +170,52 @@ class Tally:
     errors: list[Any] = field(default_factory=list)
 
 
-async def _session(url: str, index: int, steps: int, reset: dict, tally: Tally) -> None:
-    """One client: reset, then ``steps`` seeded random admissible actions, resetting when an
-    episode ends; every error message is kept in ``tally.errors``."""
+async def _play_randomly(reset_with, step_with, index: int, steps: int, reset: dict,
+                         tally: Tally) -> None:  # fmt: skip
+    """One client's episodes over its protocol (``reset_with(data)``, ``step_with(action)``):
+    reset, then ``steps`` seeded random admissible actions, resetting when an episode ends."""
     rng = random.Random(index)
     seeds = iter(range(index * 100_000, (index + 1) * 100_000))
-    async with websockets.connect(url, max_size=1 << 20, open_timeout=60) as ws:
+    data = await reset_with({"seed": next(seeds), **reset})
+    tally.episodes += 1
+    for _ in range(steps):
+        if data["done"]:
+            data = await reset_with({"seed": next(seeds), **reset})
+            tally.episodes += 1
+        action = rng.choice(data["observation"]["info"]["admissible_actions"])
+        data = await step_with(action)
+        tally.steps += 1
 
-        async def ask(message: dict) -> dict:
-            await ws.send(json.dumps(message))
+
+async def _session(server: ServeProcess, index: int, steps: int, reset: dict,
+                   tally: Tally) -> None:  # fmt: skip
+    """One OpenEnv WebSocket client playing randomly; every error message is kept in
+    ``tally.errors``."""
+    async with websockets.connect(server.ws_url, max_size=1 << 20, open_timeout=60) as ws:
+
+        async def ask(kind: str, data: dict) -> dict:
+            await ws.send(json.dumps({"type": kind, "data": data}))
             reply = json.loads(await ws.recv())
             if reply["type"] != "observation":
                 tally.errors.append(reply)
                 raise RuntimeError(reply)
             return reply["data"]
 
-        data = await ask({"type": "reset", "data": {"seed": next(seeds), **reset}})
-        tally.episodes += 1
-        for _ in range(steps):
-            if data["done"]:
-                data = await ask({"type": "reset", "data": {"seed": next(seeds), **reset}})
-                tally.episodes += 1
-            action = rng.choice(data["observation"]["info"]["admissible_actions"])
-            data = await ask({"type": "step", "data": {"action": action}})
-            tally.steps += 1
+        await _play_randomly(lambda data: ask("reset", data),
+                             lambda action: ask("step", {"action": action}),
+                             index, steps, reset, tally)  # fmt: skip
         await ws.send(json.dumps({"type": "close"}))
 
 
-def play(server: ServeProcess, sessions: int, steps: int, reset: dict) -> tuple[Tally, float]:
-    """``sessions`` concurrent clients of ``steps`` steps each: their tally and wall seconds."""
+def play(server: ServeProcess, sessions: int, steps: int, reset: dict,
+         client=_session) -> tuple[Tally, float]:  # fmt: skip
+    """``sessions`` concurrent ``client``s (OpenEnv WebSocket ones by default) of ``steps`` steps
+    each: their tally and wall seconds."""
     tally = Tally()
 
     async def run() -> list:
         return await asyncio.gather(
-            *(_session(server.ws_url, i, steps, reset, tally) for i in range(sessions)),
+            *(client(server, i, steps, reset, tally) for i in range(sessions)),
             return_exceptions=True,
         )
 
@@ -369,14 +381,13 @@ def test_clients_killed_mid_episode_leave_nothing_behind(serve, env_id, reset, c
 
 
 # ------------------------------------------------------------------------------ MCP clients
-async def _mcp_session(url: str, index: int, steps: int, reset: dict, tally: Tally) -> None:
-    """One mcp SDK client: ``reset``, then ``steps`` seeded random admissible actions through
-    ``act``, resetting when an episode ends; a tool error is kept in ``tally.errors``."""
+async def _mcp_session(server: ServeProcess, index: int, steps: int, reset: dict,
+                       tally: Tally) -> None:  # fmt: skip
+    """One mcp SDK client playing randomly through ``reset`` and ``act``; a tool error is kept in
+    ``tally.errors``."""
     from mcp import Client
 
-    rng = random.Random(index)
-    seeds = iter(range(index * 100_000, (index + 1) * 100_000))
-    async with Client(url) as client:
+    async with Client(server.url + "/mcp") as client:
 
         async def call(name: str, args: dict) -> dict:
             result = await client.call_tool(name, args)
@@ -385,33 +396,9 @@ async def _mcp_session(url: str, index: int, steps: int, reset: dict, tally: Tal
                 raise RuntimeError(result.content[0].text)
             return dict(result.structured_content)
 
-        data = await call("reset", {"seed": next(seeds), **reset})
-        tally.episodes += 1
-        for _ in range(steps):
-            if data["done"]:
-                data = await call("reset", {"seed": next(seeds), **reset})
-                tally.episodes += 1
-            action = rng.choice(data["observation"]["info"]["admissible_actions"])
-            data = await call("act", {"action": action})
-            tally.steps += 1
-
-
-def play_mcp(server: ServeProcess, sessions: int, steps: int, reset: dict) -> tuple[Tally, float]:
-    """``sessions`` concurrent MCP clients of ``steps`` steps each: their tally and seconds."""
-    tally = Tally()
-
-    async def run() -> list:
-        return await asyncio.gather(
-            *(_mcp_session(server.url + "/mcp", i, steps, reset, tally) for i in range(sessions)),
-            return_exceptions=True,
-        )
-
-    start = time.perf_counter()
-    failures = [r for r in asyncio.run(run()) if isinstance(r, BaseException)]
-    elapsed = time.perf_counter() - start
-    assert not failures, f"{len(failures)} sessions failed: {failures[:3]}\n{server.output()}"
-    assert not tally.errors and tally.steps == sessions * steps
-    return tally, elapsed
+        await _play_randomly(lambda data: call("reset", data),
+                             lambda action: call("act", {"action": action}),
+                             index, steps, reset, tally)  # fmt: skip
 
 
 MCP_SOAKS = [
@@ -427,9 +414,9 @@ MCP_SOAKS = [
 def test_mcp_soak_leaves_the_server_flat(serve, env_id, reset, sessions, steps):
     pytest.importorskip("mcp", reason="needs the serve extra")
     server = serve(env_id)
-    play_mcp(server, sessions, steps, reset)  # the warm-up round
+    play(server, sessions, steps, reset, _mcp_session)  # the warm-up round
     before = server.idle()
-    tally, elapsed = play_mcp(server, sessions, steps, reset)
+    tally, elapsed = play(server, sessions, steps, reset, _mcp_session)
     after = server.settled(before)
     print(f"\nMCP {env_id}: {sessions} sessions x {steps} steps in {elapsed:.1f} s "
           f"({tally.steps / elapsed:.0f} steps/s)")  # fmt: skip

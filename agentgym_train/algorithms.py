@@ -1,9 +1,11 @@
-"""PPO and GRPO over turns: advantages, the clipped losses, and the minibatch update.
+"""PPO, GRPO and GiGPO over turns: advantages, the clipped losses, and the minibatch update.
 
 A turn is the unit of decision. PPO runs GAE over the turns of each episode with the value head's
 estimates (the env pays at episode end; shaping terms may pay every turn) and bootstraps with 0
 after the last recorded turn, truncated or not. GRPO plays several episodes per task (same reset
 seed), scores each by its return, and normalises returns within the group; it has no critic.
+GiGPO adds to GRPO's episode-level advantage a step-level one: within a group, the turns taken
+from the same observation are compared by their discounted returns.
 
 In generate mode the ratio is per token, with the turn's advantage on every token of the turn; in
 score mode the action is one categorical choice among the admissible actions, and the ratio,
@@ -81,37 +83,92 @@ def batch_mean_std(values: np.ndarray, sum_across: SumAcross | None = None):
     return mean, math.sqrt(float(squares) / count), int(count)
 
 
+def centre_in_groups(
+    keys: Sequence[object],
+    values: Sequence[float],
+    scale: str = "group",
+    sum_across: SumAcross | None = None,
+) -> list[float]:
+    """Each value minus the mean of the values sharing its key, divided by a scale.
+
+    ``scale``: ``group`` divides by the key's std (GRPO as published), ``batch`` by the std of
+    the centred values of every key with two or more members (Dr. GRPO's observation: a
+    per-group std turns tiny differences, e.g. one step penalty, into ±1), ``none`` keeps the
+    raw difference. A key whose values are all equal (a single member included) gets 0 under
+    every scale: no signal, no push. ``sum_across`` makes the ``batch`` std global when the
+    values are spread over processes (the members of a key stay on one process).
+    """
+    if scale not in ("group", "batch", "none"):
+        raise ValueError(f"unknown group advantage scale {scale!r}; use group, batch or none")
+    members: dict[object, list[int]] = defaultdict(list)
+    for index, key in enumerate(keys):
+        members[key].append(index)
+    centred = np.zeros(len(values), dtype=np.float64)
+    shared: list[int] = []  # indices whose key has two or more members
+    for indices in members.values():
+        group = np.array([values[i] for i in indices], dtype=np.float64)
+        diffs = group - group.mean()
+        if scale == "group":
+            std = group.std()
+            diffs = diffs / (std + 1e-6) if std > 1e-8 else diffs * 0.0
+        centred[indices] = diffs
+        if len(indices) > 1:
+            shared.extend(indices)
+    if scale == "batch":
+        _, std, _ = batch_mean_std(centred[shared], sum_across)
+        centred = centred / std if std > 1e-8 else centred * 0.0
+    return centred.tolist()
+
+
 def assign_grpo_advantages(
     episodes: Sequence[Episode], scale: str = "group", sum_across: SumAcross | None = None
 ) -> None:
-    """Each turn gets its episode's return minus its group's mean return, divided by a scale.
-
-    ``scale``: ``group`` divides by the group's std (GRPO as published), ``batch`` by the std of
-    all centred returns of the batch (Dr. GRPO's observation: a per-group std turns tiny
-    differences, e.g. one step penalty, into ±1), ``none`` keeps the raw difference. A group whose
-    returns are all equal gets advantage 0 under every scale: no signal, no push.
-    ``sum_across`` makes the ``batch`` std global when the batch is spread over processes (whole
-    groups per process, so the group statistics are local).
-    """
-    groups: dict[int, list[Episode]] = defaultdict(list)
-    for episode in episodes:
-        groups[episode.group].append(episode)
-    centred: list[tuple[Episode, float]] = []
-    for members in groups.values():
-        returns = np.array([e.shaped_return for e in members], dtype=np.float64)
-        diffs = returns - returns.mean()
-        if scale == "group":
-            std = returns.std()
-            diffs = diffs / (std + 1e-6) if std > 1e-8 else diffs * 0.0
-        centred.extend(zip(members, diffs.tolist(), strict=True))
-    if scale == "batch":
-        _, std, _ = batch_mean_std(np.array([d for _, d in centred]), sum_across)
-        centred = [(e, d / std if std > 1e-8 else 0.0) for e, d in centred]
-    elif scale not in ("group", "none"):
-        raise ValueError(f"unknown GRPO advantage scale {scale!r}; use group, batch or none")
-    for episode, adv in centred:
+    """Each turn gets its episode's return centred within its group (episodes of one task and
+    seed) and scaled (``centre_in_groups``); its return is the episode's."""
+    returns = [e.shaped_return for e in episodes]
+    advantages = centre_in_groups([e.group for e in episodes], returns, scale, sum_across)
+    for episode, adv, ret in zip(episodes, advantages, returns, strict=True):
         for step in episode.steps:
-            step.advantage, step.ret = float(adv), float(episode.shaped_return)
+            step.advantage, step.ret = adv, float(ret)
+
+
+def discounted_returns(rewards: Sequence[float], gamma: float) -> list[float]:
+    """``R_t = r_t + gamma * R_{t+1}`` for every turn, ``R`` after the last turn 0."""
+    returns, running = [0.0] * len(rewards), 0.0
+    for t in reversed(range(len(rewards))):
+        running = rewards[t] + gamma * running
+        returns[t] = running
+    return returns
+
+
+def assign_gigpo_advantages(
+    episodes: Sequence[Episode],
+    scale: str = "group",
+    step_weight: float = 1.0,
+    gamma: float = 0.95,
+    sum_across: SumAcross | None = None,
+) -> None:
+    """GiGPO (Feng et al. 2025, group-in-group policy optimisation): GRPO's episode-level
+    advantage plus ``step_weight`` x a step-level one. Turns of one group's episodes that start
+    from the same observation (an *anchor state*: the same task and seed revisit it, at any
+    turn) form a step group; each turn's discounted return from there on (``gamma``) is centred
+    and scaled within its step group, so the actions taken from one state are compared with each
+    other: credit per turn without a critic. A state visited once adds nothing."""
+    assign_grpo_advantages(episodes, scale, sum_across)
+    keys, returns, steps = [], [], []
+    for episode in episodes:
+        rewards = [step.reward for step in episode.steps]
+        observations = [turn.observation for turn in episode.history]
+        if len(observations) != len(rewards):
+            raise ValueError("gigpo needs each turn's observation (the episode's history)")
+        for step, observation, ret in zip(
+            episode.steps, observations, discounted_returns(rewards, gamma), strict=True
+        ):
+            keys.append((episode.group, observation))
+            returns.append(ret)
+            steps.append(step)
+    for step, adv in zip(steps, centre_in_groups(keys, returns, scale, sum_across), strict=True):
+        step.advantage += step_weight * adv
 
 
 def normalize_advantages(
@@ -194,8 +251,19 @@ class GRPO(Algorithm):
         assign_grpo_advantages(episodes, self.config.grpo_scale, sum_across)
 
 
+class GiGPO(GRPO):
+    """GRPO's groups, plus step-level advantages within the states the group's episodes share
+    (``assign_gigpo_advantages``); no critic."""
+
+    def _advantages(self, episodes: Sequence[Episode], sum_across: SumAcross | None) -> None:
+        cfg = self.config
+        assign_gigpo_advantages(
+            episodes, cfg.grpo_scale, cfg.gigpo_step_weight, cfg.gigpo_gamma, sum_across
+        )
+
+
 #: ``algorithm.name`` -> its class
-ALGORITHMS: dict[str, type[Algorithm]] = {"ppo": PPO, "grpo": GRPO}
+ALGORITHMS: dict[str, type[Algorithm]] = {"ppo": PPO, "grpo": GRPO, "gigpo": GiGPO}
 
 
 def make_algorithm(config: AlgorithmConfig) -> Algorithm:
@@ -485,11 +553,15 @@ __all__ = [
     "GRPO",
     "PPO",
     "Algorithm",
+    "GiGPO",
     "Learner",
+    "assign_gigpo_advantages",
     "assign_grpo_advantages",
     "assign_ppo_advantages",
     "batch_mean_std",
+    "centre_in_groups",
     "clipped_objective",
+    "discounted_returns",
     "gae",
     "make_algorithm",
     "normalize_advantages",

@@ -22,6 +22,8 @@ from agentgym_envs.core.splits import DIFFICULTIES
 
 #: GRPO learns slowly with fewer distinct tasks per update (measured on Toy, see the README)
 GRPO_MIN_TASKS = 32
+#: the algorithms that play ``algorithm.group_size`` episodes per task
+GROUPED_ALGORITHMS = ("grpo", "gigpo")
 
 
 def choices_of(kind: Any) -> tuple | None:
@@ -138,8 +140,10 @@ class PolicyConfig(Checked):
 @dataclass
 class AlgorithmConfig(Checked):
     SECTION = "algorithm"
-    name: Literal["ppo", "grpo"] = opt(
-        "ppo", "ppo: value head + GAE; grpo: group-normalised returns, no critic"
+    name: Literal["ppo", "grpo", "gigpo"] = opt(
+        "ppo",
+        "ppo: value head + GAE; grpo: group-normalised returns, no critic; gigpo: grpo plus "
+        "step-level advantages among the turns a group's episodes take from the same observation",
     )
     lr: float = opt(1e-3, "peak learning rate (LoRA on small models wants ~1e-3)")
     warmup_updates: int = opt(2, "updates of linear learning-rate warm-up")
@@ -165,6 +169,12 @@ class AlgorithmConfig(Checked):
         "batch",
         "GRPO: divide group-centred returns by the batch std (Dr. GRPO; learned ~2x faster on "
         "Toy), by the group std (published GRPO), or not at all",
+    )
+    gigpo_step_weight: float = opt(
+        1.0, "GiGPO: weight of the step-level advantage added to the episode-level one (omega)"
+    )
+    gigpo_gamma: float = opt(
+        0.95, "GiGPO: discount of the step-level returns (below 1 prefers the shorter way)"
     )
     normalize_advantages: bool = opt(
         True, "normalise advantages over each batch (GRPO: scale only, groups stay centred)"
@@ -417,16 +427,17 @@ class TrainConfig(Checked):
             )
         if self.rollout.episodes_per_update < 1 or self.rollout.num_envs < 1:
             raise ValueError("rollout.episodes_per_update and rollout.num_envs must be >= 1")
-        if self.algorithm.name == "grpo" and self.rollout.episodes_per_update % max(
-            self.algorithm.group_size, 1
-        ):
+        grouped = self.algorithm.name in GROUPED_ALGORITHMS
+        if grouped and self.rollout.episodes_per_update % max(self.algorithm.group_size, 1):
             raise ValueError(
-                "grpo: rollout.episodes_per_update must be a multiple of algorithm.group_size"
+                f"{self.algorithm.name}: rollout.episodes_per_update must be a multiple of "
+                "algorithm.group_size"
             )
         tasks = self.rollout.episodes_per_update // max(self.algorithm.group_size, 1)
-        if self.algorithm.name == "grpo" and tasks < GRPO_MIN_TASKS:
+        if grouped and tasks < GRPO_MIN_TASKS:
             warnings.warn(
-                f"grpo: only {tasks} distinct tasks per update (episodes_per_update / group_size); "
+                f"{self.algorithm.name}: only {tasks} distinct tasks per update "
+                "(episodes_per_update / group_size); "
                 f"on Toy, 8 tasks per update learned ~2x slower than 32: consider "
                 f"rollout.episodes_per_update={GRPO_MIN_TASKS * self.algorithm.group_size}",
                 stacklevel=2,

@@ -428,7 +428,7 @@ def check_world_size(world_size: int, episodes: int, group_size: int | None) -> 
         )
     if group_size and (episodes // group_size) % world_size:
         raise ValueError(
-            f"grpo: the {episodes // group_size} groups per update (episodes_per_update / "
+            f"the {episodes // group_size} groups per update (episodes_per_update / "
             f"group_size) must be divisible by the {world_size} processes; use "
             f"rollout.episodes_per_update={group_size * world_size} or a "
             "multiple of it"

@@ -12,11 +12,16 @@ require_train_extra()
 import numpy as np
 import torch
 
+from agentgym_envs.wrappers.prompt import Turn
 from agentgym_train.algorithms import (
     GRPO,
     PPO,
+    GiGPO,
+    assign_gigpo_advantages,
     assign_grpo_advantages,
+    centre_in_groups,
     clipped_objective,
+    discounted_returns,
     gae,
     make_algorithm,
     normalize_advantages,
@@ -133,3 +138,63 @@ def test_ppo_advantages_are_centred_grpo_advantages_are_not():
     make_algorithm(AlgorithmConfig(name="ppo")).assign_advantages(ppo_episodes)
     ppo = np.array([e.steps[0].advantage for e in ppo_episodes])
     assert abs(ppo.mean()) < 1e-6 and ppo.std() == pytest.approx(1.0, abs=1e-6)
+
+
+def _visit(group, observations, rewards):
+    """An episode of ``group`` that saw ``observations`` and was paid ``rewards``, turn by turn."""
+    steps = [_step(reward=r) for r in rewards]
+    history = [Turn(o, "Action: a") for o in observations]
+    return Episode(seed=group, group=group, steps=steps, history=history)
+
+
+def test_discounted_returns_hand_computed():
+    assert discounted_returns([0.0, 0.0, 1.0], 0.5) == pytest.approx([0.25, 0.5, 1.0])
+    assert discounted_returns([1.0, -0.5], 1.0) == pytest.approx([0.5, -0.5])
+
+
+def test_gigpo_adds_step_advantages_within_shared_states_hand_computed():
+    episodes = [
+        _visit(0, ["s0", "s1"], [0.0, 1.0]),  # A: return 1
+        _visit(0, ["s0", "s2"], [0.0, 0.0]),  # B: return 0
+        _visit(0, ["s0", "s1", "s1"], [0.0, 0.0, 1.0]),  # C: return 1, s1 twice
+        _visit(1, ["s0"], [1.0]),  # another task: its s0 is not group 0's s0
+        _visit(1, ["s0"], [0.0]),
+    ]
+    assign_gigpo_advantages(episodes, scale="none", step_weight=1.0, gamma=0.5)
+    # episode level, group 0: returns (1, 0, 1), mean 2/3 -> (1/3, -2/3, 1/3); group 1: (.5, -.5)
+    # step returns (gamma 0.5): A (0.5, 1), B (0, 0), C (0.25, 0.5, 1); group 1: (1), (0)
+    # group 0's s0: (0.5, 0, 0.25), mean 0.25 -> (+0.25, -0.25, 0)
+    # group 0's s1: A's 1, C's 0.5 and 1, mean 5/6 -> (+1/6, -1/3, +1/6); s2 alone -> 0
+    # group 1's s0: (1, 0), mean 0.5 -> (+0.5, -0.5)
+    got = [[s.advantage for s in e.steps] for e in episodes]
+    third, sixth = 1 / 3, 1 / 6
+    assert got[0] == pytest.approx([third + 0.25, third + sixth])
+    assert got[1] == pytest.approx([-2 * third - 0.25, -2 * third])
+    assert got[2] == pytest.approx([third, 0.0, third + sixth])
+    assert got[3] == pytest.approx([1.0]) and got[4] == pytest.approx([-1.0])
+    assert [s.ret for s in episodes[2].steps] == [1.0, 1.0, 1.0]  # the episode's return
+
+    assign_gigpo_advantages(episodes, scale="none", step_weight=0.0, gamma=0.5)
+    assert [s.advantage for s in episodes[0].steps] == pytest.approx([third, third])  # GRPO
+
+
+def test_centre_in_groups_batch_std_leaves_out_states_seen_once():
+    # keys a: (1, 0) -> (0.5, -0.5); b: (3) alone -> 0; the batch std is that of (0.5, -0.5)
+    got = centre_in_groups(["a", "a", "b"], [1.0, 0.0, 3.0], scale="batch")
+    assert got == pytest.approx([1.0, -1.0, 0.0])
+    assert centre_in_groups(["a", "b"], [1.0, 0.0], scale="batch") == [0.0, 0.0]
+    with pytest.raises(ValueError, match="group, batch or none"):
+        centre_in_groups(["a"], [1.0], scale="rank")
+
+
+def test_gigpo_is_grpo_with_step_groups_by_name():
+    config = AlgorithmConfig(name="gigpo", group_size=2, grpo_scale="none",
+                             gigpo_gamma=1.0, normalize_advantages=False)  # fmt: skip
+    gigpo = make_algorithm(config)
+    assert isinstance(gigpo, GiGPO) and not gigpo.critic and gigpo.group_size == 2
+    # same first state, then different ones: the step groups add to the first turn only
+    episodes = [_visit(0, ["s0", "x"], [0.0, 1.0]), _visit(0, ["s0", "y"], [0.0, 0.0])]
+    gigpo.assign_advantages(episodes)
+    assert [[s.advantage for s in e.steps] for e in episodes] == [[1.0, 0.5], [-1.0, -0.5]]
+    with pytest.raises(ValueError, match="observation"):
+        gigpo.assign_advantages([Episode(seed=0, group=0, steps=[_step(1.0)])])

@@ -93,6 +93,8 @@ def test_every_field_is_documented():
 def test_grpo_with_few_tasks_per_update_warns_with_a_fix():
     with pytest.warns(UserWarning, match=r"16 distinct tasks.*episodes_per_update=128"):
         load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=64"])
+    with pytest.warns(UserWarning, match=r"gigpo: only 16 distinct tasks"):
+        load_config(None, ["algorithm.name=gigpo", "rollout.episodes_per_update=64"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=128"])
@@ -102,14 +104,15 @@ def test_grpo_with_few_tasks_per_update_warns_with_a_fix():
 def test_choices_are_typed_once_and_checked_wherever_a_config_is_made():
     from agentgym_train.config import AlgorithmConfig, Schedule
 
-    with pytest.raises(ValueError, match=r"algorithm.name='a2c' is not valid.*\['ppo', 'grpo'\]"):
+    with pytest.raises(ValueError, match=r"name='a2c' is not valid.*'grpo', 'gigpo'\]"):
         AlgorithmConfig(name="a2c")  # type: ignore[arg-type]  (made in code, not from YAML)
     with pytest.raises(ValueError, match=r"shape='step' is not valid"):
         Schedule(1.0, 0.0, 10, "step")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"policy.load_in_bits=3 is not valid.*\[0, 4, 8\]"):
         load_config(None, ["policy.load_in_bits=3"])
+    # the help lists the type's choices
     lines = {line.split(" = ")[0]: line for line in describe()}
-    assert lines["algorithm.name"].endswith("[ppo | grpo]")  # the help lists the type's choices
+    assert lines["algorithm.name"].endswith("[ppo | grpo | gigpo]")
     assert lines["policy.load_in_bits"].endswith("[0 | 4 | 8]")
 
 
@@ -117,4 +120,6 @@ def test_a_config_is_validated_once_so_its_warning_comes_once():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         load_config(None, ["algorithm.name=grpo", "rollout.episodes_per_update=64"])
+    with pytest.warns(UserWarning, match=r"gigpo: only 16 distinct tasks"):
+        load_config(None, ["algorithm.name=gigpo", "rollout.episodes_per_update=64"])
     assert len([w for w in caught if "distinct tasks" in str(w.message)]) == 1

@@ -28,18 +28,18 @@ from agentgym_envs.core.episode import play_episode
 from agentgym_envs.wrappers.prompt import Turn
 from agentgym_train.config import BCConfig
 from agentgym_train.distributed import DataParallel
-from agentgym_train.rollout import ACTION_PREFIX, Episode, RolloutCollector
+from agentgym_train.rollout import ACTION_PREFIX, RolloutCollector
 
 Example = tuple[list[int], list[int]]
 
 
-def _example(collector: RolloutCollector, history, observation, admissible, action) -> Example:
+def _completion(collector: RolloutCollector, action: str) -> list[int]:
+    """The reply ids the policy would give for ``action``: the candidate's (score mode) or the
+    action line and EOS (generate mode)."""
     turns = collector.turns
-    text = turns.prompt_text(Episode(0, 0, history=history), observation, admissible)
     if turns.config.action_mode == "score":
-        return turns.encode(text + turns.action_prefix), turns.candidate_ids(action)
-    completion = turns.encode(f"{turns.action_prefix} {action}")
-    return turns.encode(text), [*completion, turns.policy.tokenizer.eos_token_id]
+        return turns.candidate_ids(action)
+    return [*turns.encode(f"{turns.action_prefix} {action}"), turns.policy.tokenizer.eos_token_id]
 
 
 def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:
@@ -72,16 +72,21 @@ def read_trajectories(path: str | Path) -> list[dict]:
 
 
 def examples_from(collector: RolloutCollector, trajectories: list[dict]) -> list[Example]:
-    """One (prompt ids, completion ids) pair per step, with the history the policy would see."""
-    examples = []
+    """One (prompt ids, completion ids) pair per step, each prompt built as the rollout builds
+    it (``TokenContext``: the earlier prompts and replies, then the observation)."""
+    context = collector.turns.context
+    examples: list[Example] = []
     for record in trajectories:
         history: list[Turn] = []
         observation = record["observation"]
         for step in record["steps"]:
             admissible = step.get("admissible_actions") or []
-            action = step["action"]
-            examples.append(_example(collector, list(history), observation, admissible, action))
-            history.append(Turn(observation, f"{ACTION_PREFIX} {action}"))
+            if examples and history:
+                prompt = context.follow(*examples[-1], history, observation, admissible)
+            else:
+                prompt = context.first(history, observation, admissible)
+            examples.append((prompt, _completion(collector, step["action"])))
+            history.append(Turn(observation, f"{ACTION_PREFIX} {step['action']}"))
             observation = step["observation"]
     return examples
 

@@ -39,6 +39,7 @@ from agentgym_envs.core import unbatch_info
 from agentgym_envs.core.episode import Trajectory, new_trajectory, step_record
 from agentgym_envs.wrappers.prompt import PromptFormatter, Turn, parse_action
 from agentgym_train.config import RewardConfig, RolloutConfig
+from agentgym_train.context import TokenContext, chat_renderer
 from agentgym_train.policy import Policy, candidate_scores, choice_logprobs
 
 ACTION_PREFIX = "Action:"
@@ -132,16 +133,15 @@ class PolicyTurns:
         self.use_chat = policy.config.chat_template == "auto" and bool(
             getattr(tok, "chat_template", None)
         )
+        self.context = TokenContext(
+            self.formatter,
+            self.encode,
+            chat_renderer(tok) if self.use_chat else None,
+            self.action_prefix if rollout.action_mode == "score" else "",
+        )
         self.stats = new_stats()
 
     # ---- prompts -----------------------------------------------------------------------------
-    def prompt_text(self, episode: Episode, observation: str, admissible: list[str]) -> str:
-        messages = self.formatter.messages(episode.history, observation, admissible)
-        if self.use_chat:
-            tok = self.policy.tokenizer
-            return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-        return self.formatter.to_text(messages)
-
     @property
     def action_prefix(self) -> str:
         """What precedes the action in a completion: 'Action:' (after a space without chat)."""
@@ -155,13 +155,16 @@ class PolicyTurns:
 
     def prompt_ids(self, slot: Slot) -> list[int]:
         """The token ids of ``slot``'s prompt this turn (ending in the action prefix in score
-        mode)."""
-        assert slot.episode is not None
+        mode): the last turn's prompt and reply ids as they were, then this observation
+        (``TokenContext``)."""
+        episode = slot.episode
+        assert episode is not None
         admissible = list(slot.info.get("admissible_actions") or [])
-        text = self.prompt_text(slot.episode, slot.observation, admissible)
-        if self.config.action_mode == "score":
-            text += self.action_prefix
-        return self.encode(text)
+        if not episode.steps:
+            return self.context.first(episode.history, slot.observation, admissible)
+        last = episode.steps[-1]
+        return self.context.follow(last.prompt_ids, last.completion_ids, episode.history,
+                                   slot.observation, admissible)  # fmt: skip
 
     def decide(
         self,

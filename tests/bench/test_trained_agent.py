@@ -208,13 +208,14 @@ def test_hf_agent_takes_a_suites_history_setting(score_run, tmp_path):
         assert agent_specs.apply_prompt_settings(hf, {"max_history_turns": limit})
         assert hf.describe()["prompt"]["max_history_turns"] == limit
         prompts: list[str] = []
-        build = hf.player.turns.prompt_text
+        build, decode = hf.player.turns.prompt_ids, hf.player.turns.policy.tokenizer.decode
 
-        def seen(episode, observation, admissible, build=build, prompts=prompts):
-            prompts.append(build(episode, observation, admissible))
-            return prompts[-1]
+        def seen(slot, build=build, decode=decode, prompts=prompts):
+            ids = build(slot)
+            prompts.append(decode(ids))
+            return ids
 
-        hf.player.turns.prompt_text = seen
+        hf.player.turns.prompt_ids = seen
         play_episode(env, hf, SEEDS[0], 4)
         assert len(prompts) >= 3  # hard Toy tasks take more than 2 steps
         for k, prompt in enumerate(prompts):  # each past turn shows its observation again

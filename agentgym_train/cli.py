@@ -2,6 +2,7 @@
 
 agentgym-train --config configs/toy.yaml [section.field=value ...]
 agentgym-train plot RUN_DIR
+agentgym-train plot RUN_DIR RUN_DIR ... --out DIR   # one metric per PNG, a line per run
 agentgym-train export RUN_DIR --to DIR
 agentgym-train config            # every config field with its default and help
 
@@ -50,13 +51,30 @@ def _train(argv: list[str]) -> int:
 
 
 def _plot(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="agentgym-train plot")
-    parser.add_argument("run_dir")
-    parser.add_argument("--out", help="folder for the PNGs (default RUN_DIR/plots)")
-    args = parser.parse_args(argv)
-    from agentgym_train.plots import plot_run
+    from agentgym_train.plots import COMPARED, compare_runs, plot_run
 
-    for path in plot_run(args.run_dir, args.out):
+    parser = argparse.ArgumentParser(
+        prog="agentgym-train plot",
+        description="One run: its learning curves. Several runs: one metric per PNG, a line "
+        "per run (compare_<metric>.png), e.g. GRPO against GiGPO on the same budget.",
+    )
+    parser.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="run folder(s)")
+    parser.add_argument(
+        "--out", help="folder for the PNGs (default RUN_DIR/plots; required for several runs)"
+    )
+    parser.add_argument(
+        "--metrics", nargs="+", default=list(COMPARED), metavar="KEY",
+        help=f"several runs: the metrics.jsonl keys to compare (default: {' '.join(COMPARED)})",
+    )  # fmt: skip
+    parser.add_argument("--labels", nargs="+", help="several runs: a legend label per run")
+    args = parser.parse_args(argv)
+    if len(args.run_dirs) == 1:
+        paths = plot_run(args.run_dirs[0], args.out)
+    elif not args.out:
+        parser.error("several runs need --out (the folder for the comparison PNGs)")
+    else:
+        paths = compare_runs(args.run_dirs, args.out, tuple(args.metrics), args.labels)
+    for path in paths:
         print(path)
     return 0
 

@@ -1,4 +1,5 @@
-"""Learning-curve PNGs from a run's ``metrics.jsonl`` (``agentgym-train plot RUN_DIR``)."""
+"""Learning-curve PNGs from a run's ``metrics.jsonl`` (``agentgym-train plot RUN_DIR``), or one
+metric of several runs side by side (``agentgym-train plot RUN_DIR RUN_DIR ... --out DIR``)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,24 @@ FIGURES = (
 )  # fmt: skip
 
 
-def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Path]:
-    """Write one PNG per figure with data; return their paths."""
+#: what ``compare_runs`` draws by default: the curves a comparison of algorithms is read by
+COMPARED = ("eval/valid/success_rate", "train/success_rate", "train/episode_length")
+
+
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Path]:
+    """Write one PNG per figure with data; return their paths."""
     from agentgym_train.trainer import read_metrics
 
+    plt = _pyplot()
     rows = read_metrics(run_dir)
     out = Path(out_dir) if out_dir else Path(run_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
@@ -51,5 +61,45 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
             fig.tight_layout()
             fig.savefig(out / name, dpi=100)
             written.append(out / name)
+        plt.close(fig)
+    return written
+
+
+def compare_runs(
+    run_dirs: list[str | Path],
+    out_dir: str | Path,
+    metrics: tuple[str, ...] = COMPARED,
+    labels: list[str] | None = None,
+) -> list[Path]:
+    """One PNG per metric (``compare_<metric>.png``), a line per run (labelled by ``labels`` or
+    the run folder's name); metrics no run logged are skipped. Returns the paths written."""
+    from agentgym_train.trainer import read_metrics
+
+    plt = _pyplot()
+    names = labels or [Path(d).name for d in run_dirs]
+    if len(names) != len(run_dirs):
+        raise ValueError(f"{len(names)} labels for {len(run_dirs)} runs")
+    runs = [read_metrics(d) for d in run_dirs]
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for metric in metrics:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        drawn = False
+        for name, rows in zip(names, runs, strict=True):
+            points = [(r["update"], r[metric]) for r in rows if metric in r]
+            if points:
+                xs, ys = zip(*points, strict=True)
+                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=name)
+                drawn = True
+        if drawn:
+            ax.set_title(metric)
+            ax.set_xlabel("update")
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            path = out / f"compare_{metric.replace('/', '_')}.png"
+            fig.savefig(path, dpi=100)
+            written.append(path)
         plt.close(fig)
     return written

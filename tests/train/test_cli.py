@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.train.support import require_train_extra
 
 require_train_extra()
@@ -31,6 +33,13 @@ def test_train_plot_export(tiny_dir, tmp_path, capsys):
     assert main(["plot", str(run)]) == 0
     assert (run / "plots" / "success.png").stat().st_size > 1000
     assert (run / "plots" / "score.png").stat().st_size > 1000
+    compared = tmp_path / "compared"  # several runs: a line per run (the same run twice here)
+    assert main(["plot", str(run), str(run), "--out", str(compared), "--labels", "a", "b"]) == 0
+    assert (compared / "compare_train_success_rate.png").stat().st_size > 1000
+    assert (compared / "compare_eval_valid_success_rate.png").stat().st_size > 1000
+    with pytest.raises(SystemExit):  # several runs without --out: a usage error
+        main(["plot", str(run), str(run)])
+    assert "several runs need --out" in capsys.readouterr().err
 
     out = tmp_path / "exported"
     assert main(["export", str(run), "--to", str(out)]) == 0

@@ -17,14 +17,28 @@ import gymnasium as gym
 
 from agentgym_envs.core.spaces import text_space
 
+# The default prompt is written for the smallest instruct models as much as for large ones:
+# untrained SmolLM2-135M-Instruct (llama.cpp, greedy, 24 steps an env) answered the earlier
+# prompt ("Admissible actions: a | b", asked for "Thought: ... Action: ...") by echoing the
+# observation, 100% invalid on Toy, WebShop, ALFWorld and MiniWoB; with the actions one per
+# line, a closing instruction and no thought asked for, it answers with a listed action: 0%
+# invalid on Toy easy, WebShop easy and MiniWoB easy, 25% on Toy medium and 50% on ALFWorld
+# easy (a listed "go to" repeated where nothing happens, not a malformed reply). Asking for a
+# thought too brought ALFWorld and MiniWoB back to 83% and 67%, so reasoning is opt-in.
+INTRO = "You play a text game. Each turn you read an observation and reply with the next action."
 DEFAULT_SYSTEM = (
-    "You are an agent acting in a text environment. Each turn you see an observation and answer "
-    "with one action.\nActions: {action_help}\n"
-    "Answer in the form:\nThought: <one short sentence>\nAction: <the action>"
+    INTRO + "\nActions: {action_help}\n"
+    "Reply in two lines:\nThought: <one short sentence>\nAction: <the action>"
 )
 DEFAULT_SYSTEM_NO_THOUGHT = (
-    "You are an agent acting in a text environment. Each turn you see an observation and answer "
-    "with one action.\nActions: {action_help}\nAnswer in the form:\nAction: <the action>"
+    INTRO + "\nActions: {action_help}\nReply with one line: Action: <the action>"
+)
+#: what introduces the admissible actions (one per line after it) in a user message
+ACTIONS_HEADER = "Choose one of these actions:"
+#: what closes a user message that lists actions, with and without a thought asked for
+LIST_REPLY_HINT = "Reply with one line: Action: <one action from the list, copied exactly>"
+LIST_REPLY_HINT_THOUGHT = (
+    "Reply with a Thought: line, then one line: Action: <one action from the list, copied exactly>"
 )
 #: reasoning blocks: closed ones, an unclosed one (cut off) to the end, and what precedes a
 #: closing tag without its opening one (chat templates that open the block in the prompt)
@@ -44,8 +58,13 @@ def _label(word: str) -> re.Pattern[str]:
 
 _ACTION_LINE = _label("action")
 _THOUGHT_LINE = _label("thought")
-#: what surrounds an action without being part of it: quotes, backticks, leftover emphasis
-_WRAPPING = " \t`\"'“”‘’*_"
+#: quotes and backticks that may wrap a whole action (opening -> closing); removed only in
+#: pairs, so ``type [1] "hi"`` keeps its quotes
+_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’"}
+#: Markdown emphasis left at an action's ends (no action starts or ends with it)
+_EMPHASIS = "*_ \t"
+#: a list marker before an action copied from a list: "- ", "* ", "• ", "1. ", "1) "
+_LIST_MARKER = re.compile(r"^(?:[-*•]|\d{1,2}[.)])[ \t]+")
 
 
 def strip_thinking(completion: str) -> str:
@@ -67,7 +86,9 @@ def parse_action(completion: str) -> str:
        not the last: a model that runs on writes the next observation and more actions after
        its own move, and only its own move is the answer to this turn.
     3. Without a label, it is the first line with text that is not a ``Thought:`` line.
-    4. Quotes, backticks and emphasis (``*``, ``_``) around the whole action are removed;
+    4. A list marker before it (``- ``, ``* ``, ``• ``, ``1. ``, ``1) ``: an action copied from
+       the prompt's list with its bullet) is removed, then quotes, backticks and emphasis
+       (``*``, ``_``) around the whole action, in pairs (``type [1] "hi"`` keeps its quotes);
        brackets are kept (``click[buy now]``, ``search[red shoes]``).
 
     "" when there is no action (only thoughts, or an empty reply).
@@ -78,7 +99,16 @@ def parse_action(completion: str) -> str:
         lines = [match.group(1), *text[match.end() :].splitlines()]
     else:
         lines = [ln for ln in text.splitlines() if not _THOUGHT_LINE.match(ln)]
-    return next((a for a in (ln.strip(_WRAPPING) for ln in lines) if a), "")
+    cleaned = (_unwrap(_LIST_MARKER.sub("", ln.strip())) for ln in lines)
+    return next((a for a in cleaned if a), "")
+
+
+def _unwrap(text: str) -> str:
+    """``text`` without emphasis at its ends and the quote or backtick pairs around all of it."""
+    text = text.strip(_EMPHASIS)
+    while len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
+        text = text[1:-1].strip(_EMPHASIS)
+    return text
 
 
 #: the chat template's tokens around each message (role header, end marker: ChatML and
@@ -121,7 +151,7 @@ class PromptFormatter:
     max_history_tokens: int = 2048
     max_history_turns: int | None = None
     show_admissible: bool = True
-    reasoning: bool = True
+    reasoning: bool = False
     count_tokens: Callable[[str], int] = approx_tokens
     system_template: str | None = None
     max_prompt_tokens: int | None = None
@@ -133,9 +163,13 @@ class PromptFormatter:
         return template.format(action_help=self.action_help)
 
     def user_message(self, observation: str, admissible: list[str] | None = None) -> str:
+        """The observation, then (``show_admissible``) the admissible actions one per line and
+        how to reply (see ``INTRO``'s note for why this layout)."""
         text = f"Observation: {observation}"
         if self.show_admissible and admissible:
-            text += "\nAdmissible actions: " + " | ".join(admissible)
+            hint = LIST_REPLY_HINT_THOUGHT if self.reasoning else LIST_REPLY_HINT
+            listed = "\n".join(f"- {action}" for action in admissible)
+            text += f"\n\n{ACTIONS_HEADER}\n{listed}\n\n{hint}"
         return text
 
     def messages(

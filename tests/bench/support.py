@@ -16,6 +16,8 @@ from typing import Any
 from agentgym_bench.player import EpisodePlayer, serve
 from agentgym_bench.suite_runner import RunSettings
 
+from agentgym_envs.wrappers.prompt import ACTIONS_HEADER
+
 BATCH_RANDOM = "tests.bench.agents_for_tests:batch_random"
 
 TINY_SUITE = """\
@@ -29,14 +31,11 @@ envs:
     episodes: 3
 """
 
-ADMISSIBLE = "Admissible actions: "
-
-
 def first_admissible(body: dict[str, Any]) -> str:
     """The first admissible action listed in the last user message of a request."""
     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
-    line = next(ln for ln in last.splitlines() if ln.startswith(ADMISSIBLE))
-    return line[len(ADMISSIBLE) :].split(" | ")[0]
+    lines = last.splitlines()
+    return lines[lines.index(ACTIONS_HEADER) + 1].removeprefix("- ")
 
 
 def completion(content: str | None, finish_reason: str = "stop") -> dict[str, Any]:

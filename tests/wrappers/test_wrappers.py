@@ -40,6 +40,17 @@ from agentgym_envs.wrappers import (
         ("go to hallway\nmore text", "go to hallway"),
         ("Thought: only thinking", ""),
         ("", ""),
+        # an action copied from the prompt's list with its marker (SmolLM2-135M does this)
+        ("- go to yellow room\n- go to black room", "go to yellow room"),
+        ("Action: - click [3]", "click [3]"),
+        ("* look", "look"),
+        ("2. go to cabinet 1", "go to cabinet 1"),
+        ("3) inventory", "inventory"),
+        ('press "-"', 'press "-"'),  # a dash inside the action stays
+        # quotes that end the action but do not wrap it are the action's (MiniWoB's text)
+        ('Action: type [1] "hello"', 'type [1] "hello"'),
+        ('`select [2] "Blue"`', 'select [2] "Blue"'),
+        ("-5 is a number", "-5 is a number"),  # no space after the dash: not a marker
     ],
 )
 def test_parse_action(completion, expected):
@@ -63,7 +74,8 @@ def test_history_is_truncated_oldest_first_to_the_budget():
 def test_prompt_wrapper_parses_completions_and_builds_messages():
     env = LLMPromptWrapper(gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid"))
     prompt, info = env.reset(seed=1)
-    assert prompt.endswith("Assistant:") and "Admissible actions:" in prompt
+    assert prompt.endswith("Assistant:") and "Choose one of these actions:\n- go to " in prompt
+    assert "Reply with one line: Action: <one action from the list" in prompt
     target = env.unwrapped.task.house.layout.target_room
     prompt, reward, terminated, _, info = env.step(f"Thought: easy.\nAction: go to {target}")
     assert info["parsed_action"] == f"go to {target}"

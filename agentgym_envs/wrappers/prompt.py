@@ -22,7 +22,7 @@ from agentgym_envs.core.spaces import text_space
 # prompt ("Admissible actions: a | b", asked for "Thought: ... Action: ...") by echoing the
 # observation, 100% invalid on Toy, WebShop, ALFWorld and MiniWoB; with the actions one per
 # line, a closing instruction and no thought asked for, it answers with a listed action: 0%
-# invalid on Toy easy, WebShop easy and MiniWoB easy, 25% on Toy medium and 50% on ALFWorld
+# invalid on Toy easy, WebShop easy and MiniWoB easy, 17% on Toy medium and 46% on ALFWorld
 # easy (a listed "go to" repeated where nothing happens, not a malformed reply). Asking for a
 # thought too brought ALFWorld and MiniWoB back to 83% and 67%, so reasoning is opt-in.
 INTRO = "You play a text game. Each turn you read an observation and reply with the next action."

@@ -31,6 +31,7 @@ envs:
     episodes: 3
 """
 
+
 def first_admissible(body: dict[str, Any]) -> str:
     """The first admissible action listed in the last user message of a request."""
     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]

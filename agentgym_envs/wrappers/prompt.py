@@ -25,13 +25,14 @@ from agentgym_envs.core.spaces import text_space
 # invalid on Toy easy, WebShop easy and MiniWoB easy, 17% on Toy medium and 46% on ALFWorld
 # easy (a listed "go to" repeated where nothing happens, not a malformed reply). Asking for a
 # thought too brought ALFWorld and MiniWoB back to 83% and 67%, so reasoning is opt-in.
-INTRO = "You play a text game. Each turn you read an observation and reply with the next action."
 DEFAULT_SYSTEM = (
-    INTRO + "\nActions: {action_help}\n"
-    "Reply in two lines:\nThought: <one short sentence>\nAction: <the action>"
+    "You are an agent acting in a text environment. Each turn you see an observation and answer "
+    "with one action.\nActions: {action_help}\n"
+    "Answer in the form:\nThought: <one short sentence>\nAction: <the action>"
 )
 DEFAULT_SYSTEM_NO_THOUGHT = (
-    INTRO + "\nActions: {action_help}\nReply with one line: Action: <the action>"
+    "You are an agent acting in a text environment. Each turn you see an observation and answer "
+    "with one action.\nActions: {action_help}\nAnswer in the form:\nAction: <the action>"
 )
 #: what introduces the admissible actions (one per line after it) in a user message
 ACTIONS_HEADER = "Choose one of these actions:"
@@ -58,11 +59,8 @@ def _label(word: str) -> re.Pattern[str]:
 
 _ACTION_LINE = _label("action")
 _THOUGHT_LINE = _label("thought")
-#: quotes and backticks that may wrap a whole action (opening -> closing); removed only in
-#: pairs, so ``type [1] "hi"`` keeps its quotes
-_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’"}
-#: Markdown emphasis left at an action's ends (no action starts or ends with it)
-_EMPHASIS = "*_ \t"
+#: what surrounds an action without being part of it: quotes, backticks, leftover emphasis
+_WRAPPING = " \t`\"'“”‘’*_"
 #: a list marker before an action copied from a list: "- ", "* ", "• ", "1. ", "1) "
 _LIST_MARKER = re.compile(r"^(?:[-*•]|\d{1,2}[.)])[ \t]+")
 
@@ -88,8 +86,8 @@ def parse_action(completion: str) -> str:
     3. Without a label, it is the first line with text that is not a ``Thought:`` line.
     4. A list marker before it (``- ``, ``* ``, ``• ``, ``1. ``, ``1) ``: an action copied from
        the prompt's list with its bullet) is removed, then quotes, backticks and emphasis
-       (``*``, ``_``) around the whole action, in pairs (``type [1] "hi"`` keeps its quotes);
-       brackets are kept (``click[buy now]``, ``search[red shoes]``).
+       (``*``, ``_``) around the whole action; brackets are kept (``click[buy now]``,
+       ``search[red shoes]``).
 
     "" when there is no action (only thoughts, or an empty reply).
     """
@@ -99,16 +97,8 @@ def parse_action(completion: str) -> str:
         lines = [match.group(1), *text[match.end() :].splitlines()]
     else:
         lines = [ln for ln in text.splitlines() if not _THOUGHT_LINE.match(ln)]
-    cleaned = (_unwrap(_LIST_MARKER.sub("", ln.strip())) for ln in lines)
+    cleaned = (_LIST_MARKER.sub("", ln.strip()).strip(_WRAPPING) for ln in lines)
     return next((a for a in cleaned if a), "")
-
-
-def _unwrap(text: str) -> str:
-    """``text`` without emphasis at its ends and the quote or backtick pairs around all of it."""
-    text = text.strip(_EMPHASIS)
-    while len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
-        text = text[1:-1].strip(_EMPHASIS)
-    return text
 
 
 #: the chat template's tokens around each message (role header, end marker: ChatML and

@@ -26,42 +26,44 @@ FIGURES = (
 COMPARED = ("eval/valid/success_rate", "train/success_rate", "train/episode_length")
 
 
-def _pyplot():
+def _figure(path: Path, title: str, curves: list[tuple[str, list[dict], str]]) -> bool:
+    """One PNG at ``path``: a line per ``(label, metrics rows, key)`` over the updates that
+    logged ``key``; nothing is written (False) when no curve has a point."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    drawn = False
+    for label, rows, key in curves:
+        points = [(r["update"], r[key]) for r in rows if key in r]
+        if points:
+            xs, ys = zip(*points, strict=True)
+            ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=label)
+            drawn = True
+    if drawn:
+        ax.set_title(title)
+        ax.set_xlabel("update")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return drawn
 
 
 def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Path]:
     """Write one PNG per figure with data; return their paths."""
     from agentgym_train.trainer import read_metrics
 
-    plt = _pyplot()
     rows = read_metrics(run_dir)
     out = Path(out_dir) if out_dir else Path(run_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, title, keys in FIGURES:
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        drawn = False
-        for key in keys:
-            points = [(r["update"], r[key]) for r in rows if key in r]
-            if points:
-                xs, ys = zip(*points, strict=True)
-                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=key)
-                drawn = True
-        if drawn:
-            ax.set_title(title)
-            ax.set_xlabel("update")
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(out / name, dpi=100)
+        if _figure(out / name, title, [(key, rows, key) for key in keys]):
             written.append(out / name)
-        plt.close(fig)
     return written
 
 
@@ -75,7 +77,6 @@ def compare_runs(
     the run folder's name); metrics no run logged are skipped. Returns the paths written."""
     from agentgym_train.trainer import read_metrics
 
-    plt = _pyplot()
     names = labels or [Path(d).name for d in run_dirs]
     if len(names) != len(run_dirs):
         raise ValueError(f"{len(names)} labels for {len(run_dirs)} runs")
@@ -84,22 +85,8 @@ def compare_runs(
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for metric in metrics:
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        drawn = False
-        for name, rows in zip(names, runs, strict=True):
-            points = [(r["update"], r[metric]) for r in rows if metric in r]
-            if points:
-                xs, ys = zip(*points, strict=True)
-                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=name)
-                drawn = True
-        if drawn:
-            ax.set_title(metric)
-            ax.set_xlabel("update")
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            path = out / f"compare_{metric.replace('/', '_')}.png"
-            fig.savefig(path, dpi=100)
+        path = out / f"compare_{metric.replace('/', '_')}.png"
+        curves = [(name, rows, metric) for name, rows in zip(names, runs, strict=True)]
+        if _figure(path, metric, curves):
             written.append(path)
-        plt.close(fig)
     return written

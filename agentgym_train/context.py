@@ -36,7 +36,7 @@ _REPLY = "\u2983agentgym-reply\u2984"
 
 
 class TokenContext:
-    """Prompts of an episode's turns as token ids (module docstring): ``render`` for a first
+    """Prompts of an episode's turns as token ids (module docstring): ``first`` for a first
     turn or a fresh start, ``follow`` for every turn after one already played."""
 
     def __init__(

@@ -155,7 +155,7 @@ class PromptFormatter:
 
     def user_message(self, observation: str, admissible: list[str] | None = None) -> str:
         """The observation, then (``show_admissible``) the admissible actions one per line and
-        how to reply (see ``INTRO``'s note for why this layout)."""
+        how to reply (the note above ``DEFAULT_SYSTEM`` says why this layout)."""
         text = f"Observation: {observation}"
         if self.show_admissible and admissible:
             hint = LIST_REPLY_HINT_THOUGHT if self.reasoning else LIST_REPLY_HINT

@@ -98,7 +98,7 @@ def test_a_template_that_strips_thinking_cannot_rewrite_a_recorded_turn(template
     """Qwen3's template drops ``<think>...</think>`` from earlier assistant turns: rendered whole,
     the next prompt would show the turn without the reasoning the model sampled; appended, it
     shows it as sampled."""
-    turns, played = _collect(templated("qwen3"), tmp_path, "generate", episodes=1)
+    turns, _ = _collect(templated("qwen3"), tmp_path, "generate", episodes=1)
     context, encode = turns.context, turns.encode
     observation, admissible = "You are in the hallway.", ["look"]
     prompt = context.first([], observation, admissible)

@@ -60,8 +60,11 @@ def _label(word: str) -> re.Pattern[str]:
 
 _ACTION_LINE = _label("action")
 _THOUGHT_LINE = _label("thought")
-#: what surrounds an action without being part of it: quotes, backticks, leftover emphasis
-_WRAPPING = " \t`\"'“”‘’*_"
+#: quotes and backticks that may surround an action: each opening mark and the one closing it
+_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’"}
+_CLOSERS = {close: open_ for open_, close in _QUOTES.items()}
+#: leftover emphasis and blanks, never part of an action at either end
+_EMPHASIS = " \t*_"
 #: a list marker before an action copied from a list: "- ", "* ", "• ", "1. ", "1) "
 _LIST_MARKER = re.compile(r"^(?:[-*•]|\d{1,2}[.)])[ \t]+")
 
@@ -87,8 +90,9 @@ def parse_action(completion: str) -> str:
     3. Without a label, it is the first line with text that is not a ``Thought:`` line.
     4. A list marker before it (``- ``, ``* ``, ``• ``, ``1. ``, ``1) ``: an action copied from
        the prompt's list with its bullet) is removed, then quotes, backticks and emphasis
-       (``*``, ``_``) around the whole action; brackets are kept (``click[buy now]``,
-       ``search[red shoes]``).
+       (``*``, ``_``) around the whole action, in pairs or where a mark has no partner; a quote
+       that closes one inside stays (``type [1] "hello"``), and brackets are kept
+       (``click[buy now]``, ``search[red shoes]``).
 
     "" when there is no action (only thoughts, or an empty reply).
     """
@@ -98,8 +102,35 @@ def parse_action(completion: str) -> str:
         lines = [match.group(1), *text[match.end() :].splitlines()]
     else:
         lines = [ln for ln in text.splitlines() if not _THOUGHT_LINE.match(ln)]
-    cleaned = (_LIST_MARKER.sub("", ln.strip()).strip(_WRAPPING) for ln in lines)
+    cleaned = (_unwrap(_LIST_MARKER.sub("", ln.strip())) for ln in lines)
     return next((a for a in cleaned if a), "")
+
+
+def _unwrap(text: str) -> str:
+    """``text`` without the marks around the whole of it: emphasis (``**click [2]**``), a quote
+    with no partner in the text (a reply cut short: ``"go north``) or a matching pair
+    (``"go north"``). A quote that closes one opened inside stays: ``type [1] "hello"``."""
+    text = text.strip(_EMPHASIS)
+    while text:
+        first, last = text[0], text[-1]
+        if first in _QUOTES and _unpaired(text, first, _QUOTES[first]):
+            text = text[1:]
+        elif last in _CLOSERS and _unpaired(text, _CLOSERS[last], last):
+            text = text[:-1]
+        elif len(text) > 1 and first in _QUOTES and _QUOTES[first] == last:
+            text = text[1:-1]
+        else:
+            return text
+        text = text.strip(_EMPHASIS)
+    return text
+
+
+def _unpaired(text: str, opening: str, closing: str) -> bool:
+    """Whether ``text`` holds a mark of this kind that nothing pairs with (an odd count of a
+    symmetric mark, unequal counts of an opening and a closing one)."""
+    if opening == closing:
+        return text.count(opening) % 2 == 1
+    return text.count(opening) != text.count(closing)
 
 
 #: the chat template's tokens around each message (role header, end marker: ChatML and

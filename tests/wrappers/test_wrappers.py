@@ -48,6 +48,19 @@ from agentgym_envs.wrappers import (
         ("3) inventory", "inventory"),
         ("Action: press -", "press -"),  # a dash inside the action stays
         ("-5 is a number", "-5 is a number"),  # no space after the dash: not a marker
+        # a quote that closes one opened inside the action stays (MiniWoB's type actions)
+        ('Action: type [1] "Cierra"', 'type [1] "Cierra"'),
+        ('Action: press "Tab"', 'press "Tab"'),
+        ('type [2] "it\'s"', 'type [2] "it\'s"'),
+        ('Action: "type [1] "hi"', 'type [1] "hi"'),  # the unpaired leading quote goes
+        ('"press "Enter""', 'press "Enter"'),  # the pair around the whole action goes
+        # a mark without a partner (a reply cut short) or a pair around the whole action goes
+        ('Action: "go to red room', "go to red room"),
+        ('go to red room"', "go to red room"),
+        ("“go north”", "go north"),
+        ("‘go north", "go north"),
+        ("Action: **click [2]**", "click [2]"),
+        ("search[i'm here]", "search[i'm here]"),
     ],
 )
 def test_parse_action(completion, expected):

@@ -42,10 +42,17 @@ def _completion(collector: RolloutCollector, action: str) -> list[int]:
     return [*turns.encode(f"{turns.action_prefix} {action}"), turns.policy.tokenizer.eos_token_id]
 
 
-def oracle_trajectories(collector: RolloutCollector, episodes: int, seed: int = 0) -> list[dict]:
-    """The env's oracle played for ``episodes`` seeds: ``TrajectoryRecorder`` records with each
-    step's admissible actions (what cloning learns to choose from)."""
-    env = gym.make(collector.config.env_id, **collector.env_kwargs)
+def oracle_trajectories(
+    collector: RolloutCollector,
+    episodes: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+) -> list[dict]:
+    """The env's oracle played for ``episodes`` seeds (on the collector's envs, or made with
+    ``env_kwargs``): ``TrajectoryRecorder`` records with each step's admissible actions (what
+    cloning learns to choose from)."""
+    kwargs = collector.env_kwargs if env_kwargs is None else env_kwargs
+    env = gym.make(collector.config.env_id, **kwargs)
     try:
         return [
             play_episode(env, _Oracle(), seed + episode, collector.config.max_turns,
@@ -152,12 +159,19 @@ def behaviour_clone(
     seed: int = 0,
     parallel: DataParallel | None = None,
     progress: bool = False,
+    stages: list[dict[str, Any]] | None = None,
 ) -> dict:
-    """The warm start the trainer runs when ``bc.enabled`` (every rank the same examples)."""
+    """The warm start the trainer runs when ``bc.enabled`` (every rank the same examples);
+    without a dataset, ``bc.episodes`` oracle episodes of each of ``stages`` (env kwargs; the
+    collector's own by default)."""
     if config.dataset:
         trajectories = read_trajectories(config.dataset)
     else:
-        trajectories = oracle_trajectories(collector, config.episodes, seed=seed + 5_000_000)
+        trajectories = [
+            record
+            for kwargs in stages or [collector.env_kwargs]
+            for record in oracle_trajectories(collector, config.episodes, seed + 5_000_000, kwargs)
+        ]
     examples = examples_from(collector, trajectories)
     if not examples:
         raise ValueError("behaviour cloning found no steps to learn from (empty dataset?)")

@@ -80,18 +80,34 @@ def _plot(argv: list[str]) -> int:
 
 
 def _export(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="agentgym-train export")
+    parser = argparse.ArgumentParser(
+        prog="agentgym-train export",
+        description="Export a run's checkpoint: LoRA merged into a plain Hugging Face model "
+        "directory (vLLM, TGI, from_pretrained), or with --adapter the adapter alone.",
+    )
     parser.add_argument("run_dir")
-    parser.add_argument("--to", required=True, help="output folder (a plain HF model directory)")
+    parser.add_argument(
+        "--to", required=True, help="output folder (a plain HF model directory, or with "
+        "--adapter the adapter and the run's config)",
+    )  # fmt: skip
     parser.add_argument("--checkpoint", help="checkpoint folder (default: the latest)")
     parser.add_argument(
         "--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
         help="weights dtype (auto: the run's policy.dtype if it names one, else the base model's)",
     )  # fmt: skip
+    parser.add_argument(
+        "--adapter", action="store_true",
+        help="write only the LoRA adapter (dtype auto: bfloat16) with the run's config.yaml: a "
+        "few MB that `agentgym bench run --agent run:DIR` plays on the config's base model",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    from agentgym_train.export import export_run
+    from agentgym_train.export import export_adapter, export_run
 
-    print(export_run(args.run_dir, args.to, args.checkpoint, args.dtype))
+    if args.adapter:
+        dtype = "bfloat16" if args.dtype == "auto" else args.dtype
+        print(export_adapter(args.run_dir, args.to, args.checkpoint, dtype))
+    else:
+        print(export_run(args.run_dir, args.to, args.checkpoint, args.dtype))
     return 0
 
 

@@ -242,8 +242,12 @@ class RewardConfig(Checked):
 @dataclass
 class CurriculumConfig(Checked):
     SECTION = "curriculum"
-    mode: Literal["none", "by_update", "by_success"] = opt(
-        "none", "how the difficulty advances (none: it stays)"
+    mode: Literal["none", "by_update", "by_success", "mixed"] = opt(
+        "none",
+        "how the difficulty advances (none: it stays); mixed: every stage at once, for one "
+        "policy that plays them all (update k plays stages[k % len(stages)], behaviour cloning "
+        "clones bc.episodes of each, evaluation plays evaluation.episodes of each: "
+        "eval/SPLIT/success_rate is their mean, eval/SPLIT/DIFFICULTY/* each one's)",
     )
     stages: list = opt(list(DIFFICULTIES), "difficulties in order")
     switch_updates: list = opt([], "by_update: update numbers at which the next stage starts")
@@ -351,7 +355,11 @@ class BCConfig(Checked):
     dataset: str | None = opt(
         None, "trajectory JSONL (TrajectoryRecorder format) to clone; null: collect from oracle"
     )
-    episodes: int = opt(200, "oracle episodes collected when no dataset is given")
+    episodes: int = opt(
+        200,
+        "oracle episodes collected when no dataset is given (of each stage with "
+        "curriculum.mode=mixed)",
+    )
     epochs: int = opt(2, "passes over the dataset")
     lr: float = opt(1e-3, "learning rate of the cloning step")
     batch_size: int = opt(32, "examples per optimiser step")

@@ -1,9 +1,12 @@
-"""Export a run as a plain Hugging Face model directory (LoRA merged, value head dropped) that
-vLLM, TGI or ``from_pretrained`` can load without peft or this package."""
+"""Export a run: as a plain Hugging Face model directory (LoRA merged, value head dropped) that
+vLLM, TGI or ``from_pretrained`` can load without peft or this package (``export_run``), or as
+its LoRA adapter alone with the run's config (``export_adapter``): a few MB, small enough to
+commit, which the benchmark's ``run:`` agent plays on the base model the config names."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -44,6 +47,89 @@ def export_run(
     model.save_pretrained(out)
     policy.tokenizer.save_pretrained(out)
     return out
+
+
+#: what ``export_adapter`` writes beside ``config.yaml`` (``run:`` agents know the folder by it)
+ADAPTER_DIR = "adapter"
+ADAPTER_MANIFEST = "agentgym_adapter.json"
+
+
+def export_adapter(
+    run_dir: str | Path, out_dir: str | Path, checkpoint: str | None = None, dtype: str = "bfloat16"
+) -> Path:
+    """Write the LoRA adapter of the run's latest (or given) checkpoint to ``out_dir/adapter``
+    (PEFT's layout, weights cast to ``dtype``), the run's ``config.yaml`` beside it, and
+    ``agentgym_adapter.json`` naming the checkpoint it came from and its update. The value head
+    is dropped (nothing needs it to act); a ``tiny`` run's base model (built per run) is copied
+    along. A run trained without LoRA is refused: its weights are the whole model; use
+    ``export_run``."""
+    import json
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from agentgym_train.checkpoint import COMPLETE, latest_checkpoint
+    from agentgym_train.config import load_config
+    from agentgym_train.policy import DTYPES
+
+    run = Path(run_dir)
+    config_path = run / "config.yaml"
+    if not config_path.exists():
+        raise FileNotFoundError(f"{config_path} not found: is {run} a training run directory?")
+    config = load_config(config_path)
+    if not config.policy.lora:
+        raise ValueError(
+            f"{run} trained the whole model (policy.lora=false): it has no adapter to export; "
+            "use `agentgym-train export RUN --to DIR` for a merged model"
+        )
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype {dtype!r} is not one of {', '.join(DTYPES)}")
+    path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
+    if path is None:
+        raise FileNotFoundError(f"{run} has no checkpoint to export yet")
+    source = path / ADAPTER_DIR
+    if not (source / "adapter_config.json").exists():
+        raise FileNotFoundError(f"{source} holds no PEFT adapter (adapter_config.json)")
+    out = Path(out_dir)
+    target = out / ADAPTER_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    weights = load_file(source / "adapter_model.safetensors")  # PEFT's names, as trained
+    cast = {name: tensor.to(DTYPES[dtype]).contiguous() for name, tensor in weights.items()}
+    save_file(cast, target / "adapter_model.safetensors", metadata={"format": "pt"})
+    shutil.copyfile(source / "adapter_config.json", target / "adapter_config.json")
+    shutil.copyfile(config_path, out / "config.yaml")
+    if config.policy.model == "tiny":  # built per run (RUN_DIR/base_model): it travels along
+        shutil.copytree(run / "base_model", out / "base_model", dirs_exist_ok=True)
+    state = json.loads((path / COMPLETE).read_text())
+    manifest = {
+        "checkpoint": path.name,
+        "update": state.get("update"),
+        "dtype": dtype,
+        "base_model": config.policy.model,
+        "lora_r": config.policy.lora_r,
+        "best_eval": state.get("best_eval"),
+        "best_update": state.get("best_update"),
+    }
+    (out / ADAPTER_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    return out
+
+
+def load_adapter(policy, adapter_dir: str | Path) -> None:
+    """Load an exported adapter's weights into ``policy``'s LoRA layers (made with the same
+    ``policy.*`` settings); a mismatch is a ValueError naming the first names that differ."""
+    from peft import set_peft_model_state_dict
+    from peft.utils import load_peft_weights
+
+    weights = load_peft_weights(str(adapter_dir), device=str(policy.device))
+    result: Any = set_peft_model_state_dict(policy.model, weights)  # (missing, unexpected)
+    expected = {n for n, p in policy.model.named_parameters() if p.requires_grad}
+    missing = sorted(n for n in result.missing_keys if n in expected)
+    unexpected = sorted(result.unexpected_keys)
+    if missing or unexpected:
+        raise ValueError(
+            f"{adapter_dir} does not match this policy (missing {missing[:3]}, unexpected "
+            f"{unexpected[:3]}); was it exported from a run with the same policy.* settings?"
+        )
 
 
 def export_dtype(requested: str, trained: str, base: Path) -> torch.dtype:

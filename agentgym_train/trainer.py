@@ -213,31 +213,39 @@ class Trainer:
 
     # ---- evaluation and rollback -------------------------------------------------------------
     def evaluate(self, splits: list[str] | None = None, episodes: int | None = None):
-        """Greedy (or ``evaluation.temperature``) success per split on fixed seeds. Every
+        """Greedy (or ``evaluation.temperature``) success per split on fixed seeds (with
+        ``curriculum.mode=mixed``, on each difficulty, and their mean per split). Every
         episode is also written, in the benchmark runner's record format (full trajectory), to
         ``RUN_DIR/evaluations/update_NNNNNN/episodes.jsonl``: a training run's evaluations are
         benchmark results (``agentgym_bench.stats.summarize`` reads them)."""
         cfg = self.config
         results: dict[str, float] = {}
         records: list[EpisodeRecord] = []
-        kwargs = self.curriculum.env_kwargs()
+        stages = self.curriculum.every_stage()  # curriculum.mode=mixed: each difficulty
         for split in splits or self.eval_splits:
-            collector = RolloutCollector(
-                self.policy,
-                cfg.rollout,
-                cfg.reward,
-                env_kwargs={**kwargs, "split": split},
-                record=True,
-            )
-            count = episodes or cfg.evaluation.episodes
-            jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
-            with self.parallel.gathered(reference=False):
-                played = collector.collect(self.parallel.shard(jobs), cfg.evaluation.temperature)
-            collector.close()
-            played, _ = self._gather_episodes(played, [0.0, 0.0])
-            for key, value in episode_metrics(played, prefix=f"eval/{split}/").items():
-                results[key] = value
-            records += [self._result_record(episode) for episode in played]
+            in_split: list[Episode] = []
+            for kwargs in stages:
+                collector = RolloutCollector(
+                    self.policy,
+                    cfg.rollout,
+                    cfg.reward,
+                    env_kwargs={**kwargs, "split": split},
+                    record=True,
+                )
+                count = episodes or cfg.evaluation.episodes
+                jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
+                with self.parallel.gathered(reference=False):
+                    played = collector.collect(
+                        self.parallel.shard(jobs), cfg.evaluation.temperature
+                    )
+                collector.close()
+                played, _ = self._gather_episodes(played, [0.0, 0.0])
+                if len(stages) > 1:
+                    prefix = f"eval/{split}/{kwargs['difficulty']}/"
+                    results.update(episode_metrics(played, prefix=prefix))
+                in_split += played
+                records += [self._result_record(episode) for episode in played]
+            results.update(episode_metrics(in_split, prefix=f"eval/{split}/"))
         if self.parallel.is_main:
             folder = self.run_dir / "evaluations" / f"update_{self.state['update']:06d}"
             folder.mkdir(parents=True, exist_ok=True)
@@ -346,6 +354,7 @@ class Trainer:
                 cfg.bc,
                 parallel=self.parallel,
                 progress=cfg.logging.progress and self.parallel.is_main,
+                stages=self.curriculum.every_stage(),
             )
             bc_metrics["bc/success_before"] = before
             bc_metrics["bc/success_after"] = self.evaluate([split])[f"eval/{split}/success_rate"]

@@ -13,13 +13,14 @@ from tests.train.support import require_train_extra
 require_train_extra()
 
 import gymnasium as gym
+import torch
 from agentgym_bench import agent_specs
 from agentgym_bench.suite_runner import RunSettings, read_episodes, run_suite
 from agentgym_bench.suites import resolve
 from agentgym_bench.trained_agent import TrainedPolicyAgent, make_trained_agent
 
 from agentgym_envs.core.episode import play_episode
-from agentgym_train.export import export_run
+from agentgym_train.export import export_adapter, export_run
 from agentgym_train.rollout import Job, RolloutCollector
 from agentgym_train.trainer import EVAL_SEED_BASE, Trainer
 from tests.train.support import config_for
@@ -153,6 +154,44 @@ def test_best_checkpoint_and_export(score_run, tmp_path):
     max_steps = trainer.config.rollout.max_turns
     assert agent_actions(exported, env, max_steps) == agent_actions(latest, env, max_steps)
     env.close()
+
+
+def test_adapter_export_is_small_and_plays_as_the_run(score_run, tmp_path):
+    """The form a board row commits: the LoRA adapter in bf16 and the run's config."""
+    run_dir, trainer = score_run
+    out = export_adapter(run_dir, tmp_path / "adapter")
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert "adapter/adapter_model.safetensors" in files and "config.yaml" in files
+    assert "agentgym_adapter.json" in files
+    assert not any(name.endswith(".pt") for name in files)  # no optimizer, RNG or value head
+    manifest = json.loads((out / "agentgym_adapter.json").read_text())
+    assert manifest["update"] == trainer.state["update"] and manifest["dtype"] == "bfloat16"
+    from safetensors.torch import load_file
+
+    weights = load_file(out / "adapter" / "adapter_model.safetensors")
+    assert weights and {t.dtype for t in weights.values()} == {torch.bfloat16}
+    env = gym.make("AgentGym/Toy-v0", difficulty="easy", split="valid")
+    adapter = make_trained_agent(env, run=str(out))
+    assert adapter.describe()["source"] == "adapter"
+    assert adapter.describe()["update"] == trainer.state["update"]
+    # same LoRA weights up to bf16 rounding: the same moves as the run's latest checkpoint
+    latest = make_trained_agent(env, run=str(run_dir))
+    max_steps = trainer.config.rollout.max_turns
+    assert agent_actions(adapter, env, max_steps) == agent_actions(latest, env, max_steps)
+    with pytest.raises(ValueError, match="adapter export has no checkpoints"):
+        make_trained_agent(env, run=str(out), checkpoint="best")
+    env.close()
+    with pytest.raises(ValueError, match=r"policy\.lora=false"):
+        export_adapter(_full_run(tmp_path / "full"), tmp_path / "nope")
+
+
+def _full_run(run_dir: Path) -> Path:
+    """A run folder whose config trains the whole model (no adapter to export)."""
+    import yaml
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump({"policy": {"lora": False}}))
+    return run_dir
 
 
 def test_suite_runner_plays_a_run(score_run, tmp_path):

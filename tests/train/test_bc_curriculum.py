@@ -13,7 +13,12 @@ import torch
 
 from agentgym_envs.agents import OracleAgent
 from agentgym_envs.wrappers import TrajectoryRecorder
-from agentgym_train.bc import behaviour_clone, examples_from, read_trajectories
+from agentgym_train.bc import (
+    behaviour_clone,
+    examples_from,
+    oracle_trajectories,
+    read_trajectories,
+)
 from agentgym_train.config import CurriculumConfig
 from agentgym_train.curriculum import Curriculum
 from agentgym_train.policy import Policy
@@ -100,6 +105,48 @@ def test_curriculum_by_update_and_by_success():
 
     with pytest.raises(ValueError, match="switch_updates"):
         Curriculum(CurriculumConfig(mode="by_update", switch_updates=[3]), {})
+
+
+def test_mixed_curriculum_plays_each_stage_in_turn():
+    mixed = Curriculum(CurriculumConfig(mode="mixed"), {"difficulty": "hard", "split": "train"})
+    seen = [mixed.env_kwargs()["difficulty"]]
+    for update in range(1, 5):
+        mixed.observe(update, 1.0)
+        seen.append(mixed.env_kwargs()["difficulty"])
+    assert seen == ["easy", "medium", "hard", "easy", "medium"]
+    assert mixed.every_stage() == [
+        {"difficulty": d, "split": "train"} for d in ("easy", "medium", "hard")
+    ]
+    single = Curriculum(CurriculumConfig(mode="by_success"), {"difficulty": "easy"})
+    assert single.every_stage() == [{"difficulty": "easy"}]
+
+
+def test_mixed_curriculum_clones_and_evaluates_every_difficulty(tiny_dir, tmp_path):
+    config = config_for(
+        tmp_path, tiny_dir, "curriculum.mode=mixed", "curriculum.stages=[easy, medium]",
+        "bc.enabled=true", "bc.episodes=2", "bc.epochs=1", "updates=0",
+        "evaluation.episodes=2", "evaluation.splits=[valid]",
+    )  # fmt: skip
+    trainer = Trainer(config)
+    collector = trainer.collector()
+    stages = trainer.curriculum.every_stage()
+    metrics = behaviour_clone(trainer.policy, collector, config.bc, stages=stages)
+    easy = oracle_trajectories(collector, 2, 5_000_000, stages[0])
+    medium = oracle_trajectories(collector, 2, 5_000_000, stages[1])
+    assert {t["difficulty"] for t in easy} == {"easy"} and {t["difficulty"] for t in medium} == {
+        "medium"
+    }
+    # both stages' oracle steps were cloned: easy takes one step, medium several
+    assert metrics["bc/examples"] == sum(len(t["steps"]) for t in easy + medium)
+    results = trainer.evaluate()
+    trainer.close()
+    for difficulty in ("easy", "medium"):
+        assert results[f"eval/valid/{difficulty}/episodes"] == 2
+    assert results["eval/valid/episodes"] == 4
+    both = results["eval/valid/easy/success_rate"] + results["eval/valid/medium/success_rate"]
+    assert results["eval/valid/success_rate"] == pytest.approx(both / 2)
+    played = (tmp_path / "evaluations" / "update_000000" / "episodes.jsonl").read_text()
+    assert played.count('"difficulty": "easy"') >= 2 and '"difficulty": "medium"' in played
 
 
 def test_rollback_restores_best_weights_and_lowers_lr(tiny_dir, tmp_path):

@@ -361,6 +361,7 @@ class Trainer:
             log.info("behaviour cloning: %s", bc_metrics)
             self.metrics.log(0, bc_metrics)
             self.state["bc_done"] = True
+            self.save()  # a run stopped during RL resumes after cloning, not before it
         last: dict[str, float] = {}
         show = cfg.logging.progress and self.parallel.is_main
         progress = _progress(cfg.updates, self.state["update"], show)

@@ -283,6 +283,7 @@ class TrainedPolicyAgent:
                 "env_id": rollout.env_id,
                 "env_kwargs": rollout.env_kwargs,
                 "max_turns": rollout.max_turns,
+                **_difficulties(config),
             },
             "action_mode": mode,
             "decoding": decoding,
@@ -296,6 +297,14 @@ class TrainedPolicyAgent:
                 "chat_template": self.player.use_chat,
             },
         }
+
+
+def _difficulties(config: Any) -> dict[str, Any]:
+    """The difficulties a run trained on where its curriculum moved between them."""
+    curriculum = config.curriculum
+    if curriculum.mode == "none":
+        return {}
+    return {"curriculum": {"mode": curriculum.mode, "stages": list(curriculum.stages)}}
 
 
 #: the record of each batch slot's last turn (``turn_record``), by (``batch_with``, slot)

@@ -29,10 +29,16 @@ SMALL = ("updates=1", "rollout.episodes_per_update=8", "rollout.num_envs=2",
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:grpo. only:UserWarning")  # 8 episodes are few tasks, knowingly
-@pytest.mark.parametrize("name", sorted(p.stem for p in CONFIGS.glob("*.yaml")))
+@pytest.mark.parametrize(
+    "name",
+    sorted(p.relative_to(CONFIGS).with_suffix("").as_posix() for p in CONFIGS.rglob("*.yaml")),
+)
 def test_shipped_config_trains_one_update(name, tmp_path):
     overrides = [f"logging.run_dir={tmp_path}", *SMALL]
     config = load_config(CONFIGS / f"{name}.yaml", overrides)
+    if config.policy.model == SMOLLM2:  # the baselines' recipes (configs/smollm2/): less of all
+        overrides += ["bc.episodes=1", "rollout.max_turns=2", "evaluation.episodes=1"]
+        config = load_config(CONFIGS / f"{name}.yaml", overrides)
     if not Path(config.policy.model).exists() and config.policy.model not in BUILT_HERE:
         # a real model the user downloads first (Qwen2.5): the bundled SmolLM2 stands in, one
         # turn per forward/backward (4 WebShop turns at once took ~10 GB on this CPU) and less

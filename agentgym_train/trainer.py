@@ -212,12 +212,15 @@ class Trainer:
         return everyone, [tokens, max(p[1] for _, p in gathered)]
 
     # ---- evaluation and rollback -------------------------------------------------------------
-    def evaluate(self, splits: list[str] | None = None, episodes: int | None = None):
+    def evaluate(
+        self, splits: list[str] | None = None, episodes: int | None = None, name: str = ""
+    ):
         """Greedy (or ``evaluation.temperature``) success per split on fixed seeds (with
         ``curriculum.mode=mixed``, on each difficulty, and their mean per split). Every
         episode is also written, in the benchmark runner's record format (full trajectory), to
         ``RUN_DIR/evaluations/update_NNNNNN/episodes.jsonl``: a training run's evaluations are
-        benchmark results (``agentgym_bench.stats.summarize`` reads them)."""
+        benchmark results (``agentgym_bench.stats.summarize`` reads them); ``name`` replaces
+        the folder's name (``before_bc``: the evaluation before behaviour cloning)."""
         cfg = self.config
         results: dict[str, float] = {}
         records: list[EpisodeRecord] = []
@@ -247,7 +250,7 @@ class Trainer:
                 records += [self._result_record(episode) for episode in played]
             results.update(episode_metrics(in_split, prefix=f"eval/{split}/"))
         if self.parallel.is_main:
-            folder = self.run_dir / "evaluations" / f"update_{self.state['update']:06d}"
+            folder = self.run_dir / "evaluations" / (name or f"update_{self.state['update']:06d}")
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "episodes.jsonl").write_text(records_text(records), encoding="utf-8")
         return results
@@ -347,7 +350,7 @@ class Trainer:
             from agentgym_train.bc import behaviour_clone
 
             split = self.rollback_split
-            before = self.evaluate([split])[f"eval/{split}/success_rate"]
+            before = self.evaluate([split], name="before_bc")
             bc_metrics = behaviour_clone(
                 self.policy,
                 self.collector(),
@@ -356,8 +359,12 @@ class Trainer:
                 progress=cfg.logging.progress and self.parallel.is_main,
                 stages=self.curriculum.every_stage(),
             )
-            bc_metrics["bc/success_before"] = before
-            bc_metrics["bc/success_after"] = self.evaluate([split])[f"eval/{split}/success_rate"]
+            after = self.evaluate([split])
+            for when, results in (("before", before), ("after", after)):
+                bc_metrics[f"bc/success_{when}"] = results[f"eval/{split}/success_rate"]
+                bc_metrics.update(  # each difficulty's too, with curriculum.mode=mixed
+                    {f"bc/{when}/{k.removeprefix('eval/')}": v for k, v in results.items()}
+                )
             log.info("behaviour cloning: %s", bc_metrics)
             self.metrics.log(0, bc_metrics)
             self.state["bc_done"] = True

@@ -23,7 +23,7 @@ from agentgym_train.config import CurriculumConfig
 from agentgym_train.curriculum import Curriculum
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import RolloutCollector
-from agentgym_train.trainer import Trainer
+from agentgym_train.trainer import Trainer, read_metrics
 from tests.train.support import config_for
 
 
@@ -147,6 +147,17 @@ def test_mixed_curriculum_clones_and_evaluates_every_difficulty(tiny_dir, tmp_pa
     assert results["eval/valid/success_rate"] == pytest.approx(both / 2)
     played = (tmp_path / "evaluations" / "update_000000" / "episodes.jsonl").read_text()
     assert played.count('"difficulty": "easy"') >= 2 and '"difficulty": "medium"' in played
+
+    # the trainer's own warm start: before and after, each difficulty, both kept
+    trainer = Trainer(config)
+    trainer.train()
+    (row,) = [r for r in read_metrics(tmp_path) if "bc/examples" in r]
+    for when in ("before", "after"):
+        for difficulty in ("easy", "medium"):
+            assert f"bc/{when}/valid/{difficulty}/success_rate" in row
+        assert row[f"bc/success_{when}"] == row[f"bc/{when}/valid/success_rate"]
+    assert (tmp_path / "evaluations" / "before_bc" / "episodes.jsonl").exists()
+    assert (tmp_path / "checkpoints" / "update_000000" / "state.json").exists()
 
 
 def test_rollback_restores_best_weights_and_lowers_lr(tiny_dir, tmp_path):

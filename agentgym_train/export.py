@@ -18,19 +18,12 @@ def export_run(
     ``out_dir``, in ``dtype``: 'auto' is the run's ``policy.dtype`` when it names one, else the
     base model's own dtype (a bf16 checkpoint stays bf16, not a 2x larger fp32 copy). Runs
     trained on a 4-bit or 8-bit base merge into the full-precision base."""
-    from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint
-    from agentgym_train.config import load_config
+    from agentgym_train.checkpoint import load_checkpoint
     from agentgym_train.models import base_model_path
     from agentgym_train.policy import Policy
 
-    run = Path(run_dir)
-    config_path = run / "config.yaml"
-    if not config_path.exists():
-        raise FileNotFoundError(f"{config_path} not found: is {run} a training run directory?")
-    config = load_config(config_path)
-    path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
-    if path is None:
-        raise FileNotFoundError(f"{run} has no checkpoint to export yet")
+    run, config = _run_config(run_dir)
+    path = _checkpoint(run, checkpoint)
     base = base_model_path(config, run)
     target = export_dtype(dtype, config.policy.dtype, base)
     config.policy.load_in_bits = 0  # merge into full-precision weights
@@ -68,15 +61,11 @@ def export_adapter(
 
     from safetensors.torch import load_file, save_file
 
-    from agentgym_train.checkpoint import COMPLETE, latest_checkpoint
-    from agentgym_train.config import load_config
+    from agentgym_train.checkpoint import COMPLETE
     from agentgym_train.policy import DTYPES
 
-    run = Path(run_dir)
+    run, config = _run_config(run_dir)
     config_path = run / "config.yaml"
-    if not config_path.exists():
-        raise FileNotFoundError(f"{config_path} not found: is {run} a training run directory?")
-    config = load_config(config_path)
     if not config.policy.lora:
         raise ValueError(
             f"{run} trained the whole model (policy.lora=false): it has no adapter to export; "
@@ -84,9 +73,7 @@ def export_adapter(
         )
     if dtype not in DTYPES:
         raise ValueError(f"dtype {dtype!r} is not one of {', '.join(DTYPES)}")
-    path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
-    if path is None:
-        raise FileNotFoundError(f"{run} has no checkpoint to export yet")
+    path = _checkpoint(run, checkpoint)
     source = path / ADAPTER_DIR
     if not (source / "adapter_config.json").exists():
         raise FileNotFoundError(f"{source} holds no PEFT adapter (adapter_config.json)")
@@ -130,6 +117,27 @@ def load_adapter(policy, adapter_dir: str | Path) -> None:
             f"{adapter_dir} does not match this policy (missing {missing[:3]}, unexpected "
             f"{unexpected[:3]}); was it exported from a run with the same policy.* settings?"
         )
+
+
+def _run_config(run_dir: str | Path) -> tuple[Path, Any]:
+    """The run folder and its training config."""
+    from agentgym_train.config import load_config
+
+    run = Path(run_dir)
+    config_path = run / "config.yaml"
+    if not config_path.exists():
+        raise FileNotFoundError(f"{config_path} not found: is {run} a training run directory?")
+    return run, load_config(config_path)
+
+
+def _checkpoint(run: Path, checkpoint: str | None) -> Path:
+    """The checkpoint to export: the given one, or the run's latest."""
+    from agentgym_train.checkpoint import latest_checkpoint
+
+    path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
+    if path is None:
+        raise FileNotFoundError(f"{run} has no checkpoint to export yet")
+    return path
 
 
 def export_dtype(requested: str, trained: str, base: Path) -> torch.dtype:

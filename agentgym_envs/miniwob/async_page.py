@@ -54,6 +54,7 @@ from agentgym_envs.miniwob.page import (
     StepTimedOut,
     _is_crash,
     check_clickable,
+    hover_rules,
     match_options,
     path_error,
     pointer_ops,
@@ -93,6 +94,7 @@ class AsyncMiniWoBPage:
             self._context = await self.browser.new_context()
             self._context.set_default_timeout(LOAD_TIMEOUT_MS)
             await self._context.add_init_script(page_js.VIRTUAL_TIME_INIT)
+            await self._context.add_init_script(page_js.HOVER_WATCH_INIT)
         if self._page is None or self._page.is_closed():
             self._page = await self._context.new_page()
             self._pointer_parked, self._pointer = False, (0.0, 0.0)
@@ -105,6 +107,8 @@ class AsyncMiniWoBPage:
                 raise BrowserCrashed(f"{task!r} was not ready after {waited} ms of page time")
             await self.clock.advance(SETTLE_STEP_MS)
             waited += SETTLE_STEP_MS
+        hrefs = await self._page.evaluate(page_js.STYLESHEETS)
+        await self._page.evaluate(page_js.SET_HOVER_RULES, hover_rules(hrefs))
         self._task, self._episodes_since_load = task, 0
         return self._page
 
@@ -333,6 +337,10 @@ class AsyncMiniWoBPage:
 
     async def _click(self, element: int, target: dict[str, Any]) -> None:
         check_clickable(element, target)
+        if target["reachable"] and not target["hover"]:  # hovering changes nothing: press
+            await self._page.mouse.click(target["x"], target["y"])
+            self._pointer = (target["x"], target["y"])
+            return
         if target["reachable"]:
             await self._move(target["x"], target["y"])  # hover first: it may reflow
             target = await self._settled_target(element)

@@ -15,11 +15,14 @@ start over on a fresh context.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from agentgym_envs.core import ActionError, EpisodeAborted
 
@@ -124,6 +127,31 @@ class Started:
     instruction: Instruction
     state: EpisodeState
     nodes: list[dict[str, Any]]
+
+
+def hover_rules(hrefs: list[str]) -> dict[str, list[str]]:
+    """The ``:hover`` selector lists (the text before a ``{`` that holds ``:hover``) of each
+    ``file://`` stylesheet among ``hrefs``, which the page cannot read itself
+    (``page_js.HOVER_SENSITIVE_FN``); a sheet that is not a readable file, or that imports
+    another, is left out (the page then counts it as hover-sensitive)."""
+    rules = {href: _hover_selectors(href) for href in hrefs}
+    return {href: list(found) for href, found in rules.items() if found is not None}
+
+
+@functools.lru_cache(maxsize=512)
+def _hover_selectors(href: str) -> tuple[str, ...] | None:
+    url = urlparse(href)
+    if url.scheme != "file":
+        return None
+    try:
+        text = Path(unquote(url.path)).read_text(errors="replace")
+    except OSError:
+        return None
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    if "@import" in text:
+        return None
+    preludes = re.findall(r"([^{};]+)\{", text)
+    return tuple(p.strip() for p in preludes if ":hover" in p and not p.strip().startswith("@"))
 
 
 def _is_crash(error: BaseException) -> bool:

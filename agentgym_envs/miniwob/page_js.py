@@ -98,6 +98,126 @@ VIRTUAL_TIME_INIT = (
 })();"""
 )
 
+#: The DOM events a pointer resting on or moving onto an element fires (a listener for any of
+#: them can make a hover change the page).
+_HOVER_EVENTS = (
+    "mouseover mouseout mouseenter mouseleave mousemove "
+    "pointerover pointerout pointerenter pointerleave pointermove"
+)
+
+#: Run before the page's own scripts (a context init script): notes which event targets the
+#: page ever gives a hover listener (``addEventListener``, or an ``on...`` handler set as a
+#: property), so ``HOVER_SENSITIVE`` can tell where hovering changes nothing.
+#: ``window.__agAddListener`` is the unwrapped ``addEventListener``, for the driver's own
+#: listener (``POINTER_WATCH``), which must not count.
+HOVER_WATCH_INIT = (
+    """(() => {
+  if (window.__agHoverListened) return;
+  const events = new Set('"""
+    + _HOVER_EVENTS
+    + """'.split(' '));
+  const listened = new WeakSet();
+  const realAdd = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, ...rest) {
+    if (events.has(String(type).toLowerCase())) listened.add(this);
+    return realAdd.call(this, type, ...rest);
+  };
+  for (const owner of [HTMLElement.prototype, SVGElement.prototype, Document.prototype, window]) {
+    for (const type of events) {
+      const d = Object.getOwnPropertyDescriptor(owner, 'on' + type);
+      if (!d || !d.set || !d.configurable) continue;
+      Object.defineProperty(owner, 'on' + type, {
+        configurable: true, enumerable: d.enumerable, get: d.get,
+        set(handler) { if (handler) listened.add(this); d.set.call(this, handler); },
+      });
+    }
+  }
+  Object.defineProperty(window, '__agAddListener', {value: realAdd});
+  Object.defineProperty(window, '__agHoverListened', {value: (target) => listened.has(target)});
+})();"""
+)
+
+#: ``HOVER_SENSITIVE(x, y)``: whether moving the pointer from where it rests to (x, y) could
+#: change the page. Hovering reaches the nodes on the path from the element under either point
+#: up to the document (mouseover/out/enter/leave and mousemove go there; those elements, and a
+#: hovered label's control, are the ones whose ``:hover`` changes): it could when the window,
+#: the document or such a node has a hover listener (``HOVER_WATCH_INIT``) or an inline
+#: ``on...`` hover handler, or when such an element matches a ``:hover`` rule's compound (the
+#: selector up to the end of the compound holding ``:hover``, without it: any later part only
+#: narrows what the rule styles). A ``file://`` stylesheet's rules cannot be read from the page:
+#: the driver reads its file and gives its ``:hover`` selectors in ``window.__agHoverRules``
+#: (``STYLESHEETS``); any other unreadable one counts as hover-sensitive, as does a selector
+#: ``matches`` refuses. When hovering cannot change the page, a click needs no hover before its
+#: press.
+HOVER_SENSITIVE_FN = (
+    """
+function HOVER_SENSITIVE(x, y) {
+  const listened = window.__agHoverListened;
+  if (!listened || listened(window) || listened(document)) return true;
+  const inline = '"""
+    + _HOVER_EVENTS
+    + """'.split(' ').map((t) => 'on' + t);
+  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
+  const elements = [];
+  for (let node of [document.elementFromPoint(x, y), hovered]) {
+    for (; node; node = node.parentNode || node.host) {
+      if (listened(node)) return true;
+      if (node.nodeType !== 1) continue;
+      if (inline.some((name) => node.hasAttribute(name))) return true;
+      elements.push(node);
+      if (node.tagName === 'LABEL' && node.control) elements.push(node.control);
+    }
+  }
+  const split = (text) => {  // at the top-level commas
+    const parts = [];
+    let depth = 0, start = 0;
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === '(' || text[i] === '[') depth++;
+      else if (text[i] === ')' || text[i] === ']') depth--;
+      else if (text[i] === ',' && !depth) { parts.push(text.slice(start, i)); start = i + 1; }
+    }
+    parts.push(text.slice(start));
+    return parts;
+  };
+  const reached = (selectorText) => split(selectorText).some((part) => {
+    const at = part.indexOf(':hover');
+    if (at < 0) return false;
+    let end = at, depth = 0;
+    for (; end < part.length; end++) {
+      const c = part[end];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (!depth && /[\\s>+~]/.test(c)) break;
+    }
+    const compound = part.slice(0, end).replace(/:hover/g, '')
+      .replace(/::?(before|after|first-line|first-letter|marker|placeholder|selection)\\b/g, '')
+      .replace(/::[\\w-]+/g, '').trim() || '*';
+    try { return elements.some((el) => el.matches(compound)); } catch (error) { return true; }
+  });
+  const scan = (rules) => Array.from(rules).some((rule) =>
+    (rule.selectorText && rule.selectorText.includes(':hover') && reached(rule.selectorText)) ||
+    (rule.cssRules && scan(rule.cssRules)));
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try { rules = sheet.cssRules; } catch (error) {
+      const known = window.__agHoverRules && window.__agHoverRules[sheet.href];
+      if (!known) return true;
+      if (known.some(reached)) return true;
+      continue;
+    }
+    if (rules && scan(rules)) return true;
+  }
+  return false;
+}
+"""
+)
+
+#: The addresses of the page's stylesheets (``HOVER_SENSITIVE`` reads the ``file://`` ones
+#: through the driver).
+STYLESHEETS = "() => Array.from(document.styleSheets, (s) => s.href).filter(Boolean)"
+#: Give ``HOVER_SENSITIVE`` the ``:hover`` selectors of the stylesheets it cannot read.
+SET_HOVER_RULES = "(rules) => { window.__agHoverRules = rules; }"
+
 #: Where the pointer rests (``[x, y]``, viewport pixels; a capture listener records every
 #: mousemove) when the page's hover state is stale there: the element under it is not the one
 #: the page last saw the pointer enter (the page changed under a still pointer). Chromium would
@@ -108,8 +228,8 @@ VIRTUAL_TIME_INIT = (
 POINTER_WATCH = """
   if (!window.__agPointerWatch) {
     window.__agPointerWatch = true;
-    document.addEventListener('mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; },
-                              true);
+    const add = window.__agAddListener || EventTarget.prototype.addEventListener;
+    add.call(document, 'mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; }, true);
   }
 """
 STALE_POINTER_FN = """
@@ -472,11 +592,13 @@ _PRESS_REACHES = """
 """
 
 #: Where a trusted click on element ``id`` would land (``reachable``: a press there reaches it),
-#: or why it cannot happen.
+#: or why it cannot happen; ``hover``: whether hovering it first could change the page
+#: (``HOVER_SENSITIVE``).
 CLICK_TARGET = (
     """
 (id) => {"""
     + _PRESS_REACHES
+    + HOVER_SENSITIVE_FN
     + """
   const el = document.querySelector(`[data-agid="${id}"][data-agep="${window.__ag.ep}"]`);
   if (!el) return {error: 'missing'};
@@ -487,7 +609,7 @@ CLICK_TARGET = (
   const point = pressPoint(el);
   const [x, y] = point || [r.left + r.width / 2, r.top + r.height / 2];
   return {x: x, y: y, reachable: !!point, tag: el.tagName.toLowerCase(),
-          type: el.type || '', editable: el.isContentEditable};
+          type: el.type || '', editable: el.isContentEditable, hover: HOVER_SENSITIVE(x, y)};
 }
 """
 )

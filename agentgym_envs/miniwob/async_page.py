@@ -235,6 +235,11 @@ class AsyncMiniWoBPage:
             raise ActionError(f"{action.render()} failed: {reason}") from None
         await self._settle()
 
+    async def act(self, action: Action) -> tuple[EpisodeState, list[dict[str, Any]]]:
+        """``perform`` then ``observe``: a step in one call (one hop onto the page loop)."""
+        await self.perform(action)
+        return await self.observe()
+
     async def _move(self, x: float, y: float) -> None:
         await self._page.mouse.move(x, y)
         self._pointer = (x, y)
@@ -585,8 +590,8 @@ class LoopPage:
     def evaluate(self, script: str, arg: Any = None) -> Any:
         return self._run(self.driver.evaluate(script, arg))
 
-    def perform(self, action: Action) -> None:
-        self._run(self.driver.perform(action))
+    def act(self, action: Action) -> tuple[EpisodeState, list[dict[str, Any]]]:
+        return self._run(self.driver.act(action))
 
     def screenshot(self) -> bytes:
         return self._run(self.driver.screenshot())

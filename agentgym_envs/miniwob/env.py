@@ -164,9 +164,9 @@ class MiniWoBTask:
     def act(self, action: str) -> str:
         parsed = parse_action(action)
         with self._page.deadline(self._page.step_timeout_s):
-            self._page.perform(parsed)
+            state, nodes = self._page.act(parsed)
             self.history.append(parsed.text if parsed.kind == "type" else parsed.render())
-            return self._observe()
+            return self._observe(state, nodes)
 
     def admissible_actions(self) -> list[str]:
         return dom_text.admissible_actions(self._nodes)

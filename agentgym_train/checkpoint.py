@@ -21,6 +21,8 @@ import torch
 from agentgym_train.sharding import shard_optimizer_state
 
 PREFIX = "update_"
+#: the LoRA adapter in a checkpoint (PEFT layout), and in an ``export.export_adapter`` folder
+ADAPTER_DIR = "adapter"
 COMPLETE = "state.json"
 
 
@@ -97,7 +99,7 @@ def save_checkpoint(
         torch.save(value, tmp / name)
     if policy.config.lora:  # from ``weights``: a sharded model's own state dict holds shards
         lm = {n.removeprefix("model."): t for n, t in weights.items() if n.startswith("model.")}
-        policy.model.save_pretrained(tmp / "adapter", state_dict=lm)
+        policy.model.save_pretrained(tmp / ADAPTER_DIR, state_dict=lm)
     (tmp / COMPLETE).write_text(json.dumps({**state, "update": update}, indent=1))
     shutil.rmtree(final, ignore_errors=True)
     tmp.rename(final)

@@ -10,6 +10,8 @@ from typing import Any
 
 import torch
 
+from agentgym_train.checkpoint import ADAPTER_DIR, COMPLETE, latest_checkpoint, load_checkpoint
+
 
 def export_run(
     run_dir: str | Path, out_dir: str | Path, checkpoint: str | None = None, dtype: str = "auto"
@@ -18,7 +20,6 @@ def export_run(
     ``out_dir``, in ``dtype``: 'auto' is the run's ``policy.dtype`` when it names one, else the
     base model's own dtype (a bf16 checkpoint stays bf16, not a 2x larger fp32 copy). Runs
     trained on a 4-bit or 8-bit base merge into the full-precision base."""
-    from agentgym_train.checkpoint import load_checkpoint
     from agentgym_train.models import base_model_path
     from agentgym_train.policy import Policy
 
@@ -42,8 +43,8 @@ def export_run(
     return out
 
 
-#: what ``export_adapter`` writes beside ``config.yaml`` (``run:`` agents know the folder by it)
-ADAPTER_DIR = "adapter"
+#: what ``export_adapter`` writes beside ``config.yaml`` and its ``ADAPTER_DIR`` (``run:`` agents
+#: know the folder by it)
 ADAPTER_MANIFEST = "agentgym_adapter.json"
 
 
@@ -61,7 +62,6 @@ def export_adapter(
 
     from safetensors.torch import load_file, save_file
 
-    from agentgym_train.checkpoint import COMPLETE
     from agentgym_train.policy import DTYPES
 
     run, config = _run_config(run_dir)
@@ -132,8 +132,6 @@ def _run_config(run_dir: str | Path) -> tuple[Path, Any]:
 
 def _checkpoint(run: Path, checkpoint: str | None) -> Path:
     """The checkpoint to export: the given one, or the run's latest."""
-    from agentgym_train.checkpoint import latest_checkpoint
-
     path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
     if path is None:
         raise FileNotFoundError(f"{run} has no checkpoint to export yet")

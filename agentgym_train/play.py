@@ -16,9 +16,9 @@ from typing import Any
 
 import torch
 
-from agentgym_train.checkpoint import load_checkpoint
+from agentgym_train.checkpoint import ADAPTER_DIR, load_checkpoint
 from agentgym_train.config import TrainConfig
-from agentgym_train.export import ADAPTER_DIR, ADAPTER_MANIFEST, load_adapter
+from agentgym_train.export import ADAPTER_MANIFEST, load_adapter
 from agentgym_train.models import base_model_path, pick_device
 from agentgym_train.policy import Policy
 from agentgym_train.rollout import Episode, Job, PolicyTurns, Slot, Step

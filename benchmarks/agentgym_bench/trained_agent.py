@@ -140,20 +140,20 @@ def load_trained_policy(
     path = path.resolve()
     overrides = [overrides] if isinstance(overrides, str) else list(overrides)
     if (path / ADAPTER_MANIFEST).exists():
-        if str(checkpoint) != "latest":
-            raise _usage(path, f"an adapter export has no checkpoints (got {checkpoint=!r})")
-        source, checkpoint_path = "adapter", None
-        config_file: Path | None = Path(config) if config else path / "config.yaml"
+        source = "adapter"
     elif (path / "config.yaml").exists():
-        source, checkpoint_path = "run", resolve_checkpoint(path, checkpoint)
-        config_file = Path(config) if config else path / "config.yaml"
+        source = "run"
     elif (path / "config.json").exists():
-        if str(checkpoint) != "latest":
-            raise _usage(path, f"an export has no checkpoints (got checkpoint={checkpoint!r})")
-        source, checkpoint_path = "export", None
-        config_file = Path(config) if config else None
+        source = "export"
     else:
         raise _usage(path, "neither config.yaml (a run) nor config.json (an export) is in it")
+    if source != "run" and str(checkpoint) != "latest":
+        kind = "an adapter export" if source == "adapter" else "an export"
+        raise _usage(path, f"{kind} has no checkpoints (got checkpoint={checkpoint!r})")
+    checkpoint_path = resolve_checkpoint(path, checkpoint) if source == "run" else None
+    config_file: Path | None = Path(config) if config else path / "config.yaml"
+    if source == "export" and not config:
+        config_file = None  # an export carries no training config
     key = (str(path), str(checkpoint_path), device, str(config_file), tuple(overrides), threads,
            engine, gpu_memory_utilization)  # fmt: skip
     if key in _CACHE:

@@ -119,10 +119,13 @@ def _bare(env):
     return page.loop, page.driver._page
 
 
-def test_bare_mouse_click(benchmark, keeper):
+@pytest.mark.parametrize("pointer", ["same-point", "from-reset"])
+def test_bare_mouse_click(benchmark, keeper, pointer):
     """Playwright's ``mouse.click`` alone, on click-checkboxes' box [2] (test_step_latency's
-    ``click [2]`` there: finding the box, hovering, clicking, the page's reaction, the
-    observation)."""
+    ``click [2]`` there: finding the box, clicking, the page's reaction, the observation).
+    ``same-point``: again and again where the pointer already is (its move is no move);
+    ``from-reset``: after each reset, so the pointer comes from where reset parks it, as in the
+    step (a real move: Chromium delivers it with the page's next frame)."""
     from agentgym_envs.miniwob import page_js
     from agentgym_envs.miniwob.env import MiniWoBEnv
 
@@ -131,7 +134,16 @@ def test_bare_mouse_click(benchmark, keeper):
     loop, page = _bare(env)
     target = loop.run(page.evaluate(page_js.CLICK_TARGET, 2))
     click = page.mouse.click
-    benchmark.pedantic(lambda: loop.run(click(target["x"], target["y"])), rounds=30, iterations=1)
+    seeds = iter(range(1, 10_000))
+
+    def setup():
+        if pointer == "from-reset":
+            env.reset(seed=next(seeds))
+        return (), {}
+
+    benchmark.pedantic(
+        lambda: loop.run(click(target["x"], target["y"])), setup=setup, rounds=30, iterations=1
+    )
     env.close()
 
 

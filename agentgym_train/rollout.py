@@ -322,9 +322,15 @@ class RolloutCollector:
 
     @torch.no_grad()
     def collect(
-        self, jobs: Sequence[Job], temperature: float, update: int = 0, with_reference=False
+        self,
+        jobs: Sequence[Job],
+        temperature: float,
+        update: int = 0,
+        with_reference=False,
+        on_episode: Callable[[], object] | None = None,
     ) -> list[Episode]:
-        """Play every job; return the episodes in job order."""
+        """Play every job; return the episodes in job order. ``on_episode`` is called as each
+        one ends (a progress bar's ``update``)."""
         pending = list(enumerate(jobs))
         done: dict[int, Episode] = {}
         slots = [Slot(i) for i in range(self.envs.num_envs)]
@@ -348,6 +354,8 @@ class RolloutCollector:
                     self._finish(episode)
                     done[slot.index] = episode
                     slot.job, slot.episode = None, None
+                    if on_episode is not None:
+                        on_episode()
         return [done[i] for i in range(len(jobs))]
 
     def _start(self, starting: list[Slot]) -> None:

@@ -225,7 +225,16 @@ class Trainer:
         results: dict[str, float] = {}
         records: list[EpisodeRecord] = []
         stages = self.curriculum.every_stage()  # curriculum.mode=mixed: each difficulty
-        for split in splits or self.eval_splits:
+        splits = splits or self.eval_splits
+        count = episodes or cfg.evaluation.episodes
+        bar = _progress(
+            len(splits) * len(stages) * count,
+            0,
+            cfg.logging.progress and self.parallel.is_main,
+            desc=f"evaluating ({name or 'update ' + str(self.state['update'])})",
+            unit="episode",
+        )
+        for split in splits:
             in_split: list[Episode] = []
             for kwargs in stages:
                 collector = RolloutCollector(
@@ -235,11 +244,10 @@ class Trainer:
                     env_kwargs={**kwargs, "split": split},
                     record=True,
                 )
-                count = episodes or cfg.evaluation.episodes
                 jobs = [Job(EVAL_SEED_BASE + i, i) for i in range(count)]
                 with self.parallel.gathered(reference=False):
                     played = collector.collect(
-                        self.parallel.shard(jobs), cfg.evaluation.temperature
+                        self.parallel.shard(jobs), cfg.evaluation.temperature, on_episode=bar.update
                     )
                 collector.close()
                 played, _ = self._gather_episodes(played, [0.0, 0.0])
@@ -249,6 +257,7 @@ class Trainer:
                 in_split += played
                 records += [self._result_record(episode) for episode in played]
             results.update(episode_metrics(in_split, prefix=f"eval/{split}/"))
+        bar.close()
         if self.parallel.is_main:
             folder = self.run_dir / "evaluations" / (name or f"update_{self.state['update']:06d}")
             folder.mkdir(parents=True, exist_ok=True)
@@ -397,10 +406,10 @@ class Trainer:
         self.metrics.close()
 
 
-def _progress(total: int, initial: int, enabled: bool):
+def _progress(total: int, initial: int, enabled: bool, desc: str = "updates", unit: str = "upd"):
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, disable=not enabled, desc="updates", unit="upd")
+    return tqdm(total=total, initial=initial, disable=not enabled, desc=desc, unit=unit)
 
 
 def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ plain sync one, slots idle at a batch's tail and restart with their job's seed."
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from tests.train.support import require_train_extra
@@ -76,15 +78,18 @@ def test_async_plays_the_sync_episodes(policy, tiny_dir, tmp_path, oracle_on_mos
 
 
 def test_the_number_of_envs_changes_no_greedy_episode(policy, tiny_dir, tmp_path):
-    """Greedy play: 1, 3 or more envs than jobs (idle from the start) play the same records."""
+    """Greedy play: 1, 3 or more envs than jobs (idle from the start) play the same records;
+    ``on_episode`` (the evaluation's progress bar) hears of each episode once."""
     config = config_for(tmp_path, tiny_dir, "rollout.max_turns=5")
     records = []
     for num_envs in (1, 3, 12):
         collector = RolloutCollector(policy, config.rollout, config.reward, num_envs=num_envs,
                                      record=True)  # fmt: skip
-        played = collector.collect(JOBS, temperature=0.0)
+        ended: list[int] = []
+        played = collector.collect(JOBS, temperature=0.0, on_episode=partial(ended.append, 1))
         collector.close()
         records.append([e.trajectory.to_record() for e in played])
+        assert len(ended) == len(JOBS)
     assert records[0] == records[1] == records[2]
 
 

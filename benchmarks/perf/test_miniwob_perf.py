@@ -4,7 +4,9 @@ pages, and episodes/s of one env and of the vector env at 1, 4 and 16 envs on on
 Run: ``pytest benchmarks/perf/test_miniwob_perf.py --benchmark-enable``. Pages run on virtual time
 (``agentgym_envs/miniwob/clock.py``), so a step costs the action's round trips, letting page time
 pass (about a millisecond for any amount of it) and one observation. Targets (issue 32): click
-and type steps within 2x Playwright's bare ``mouse.click`` / ``keyboard.type`` on the same page,
+and type steps within 2x Playwright's bare ``mouse.click`` / ``keyboard.type`` on the same page
+(``test_bare_click_then_observe`` measures what no click step can go below: a click from where
+reset leaves the pointer, then one observation),
 ``noop`` and ``wait 1`` under 10 ms of real time, reset within 2x its one-evaluate floor. The
 step benchmarks use ``expert=False`` (the oracle's page reads are not part of a step). The bare
 calls run through the same page loop as the env's (one thread hop each), on the env's own page.
@@ -144,6 +146,31 @@ def test_bare_mouse_click(benchmark, keeper, pointer):
     benchmark.pedantic(
         lambda: loop.run(click(target["x"], target["y"])), setup=setup, rounds=30, iterations=1
     )
+    env.close()
+
+
+def test_bare_click_then_observe(benchmark, keeper):
+    """The floor of a click step: after each reset, Playwright's ``mouse.click`` on
+    click-checkboxes' box [2] from where reset parks the pointer, then one evaluate reading the
+    observation (``page_js.OBSERVE``), and nothing else: no target lookup, no page time."""
+    from agentgym_envs.miniwob import page_js
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+
+    env = MiniWoBEnv(task="click-checkboxes", expert=False)
+    env.reset(seed=0)
+    loop, page = _bare(env)
+    target = loop.run(page.evaluate(page_js.CLICK_TARGET, 2))
+    seeds = iter(range(1, 10_000))
+
+    async def click_and_observe():
+        await page.mouse.click(target["x"], target["y"])
+        return await page.evaluate(page_js.OBSERVE)
+
+    def setup():
+        env.reset(seed=next(seeds))
+        return (), {}
+
+    benchmark.pedantic(lambda: loop.run(click_and_observe()), setup=setup, rounds=30, iterations=1)
     env.close()
 
 

@@ -57,8 +57,18 @@ def test_hover_sensitivity_follows_listeners_handlers_and_hover_rules(make_env):
     sensitive = {i: page.evaluate(SENSITIVE_AT, i) for i in
                  ("listened-child", "inline", "styled", "plain")}  # fmt: skip
     assert sensitive == {"listened-child": True, "inline": True, "styled": True, "plain": False}
-    # a listener on the document reaches every element
-    page.evaluate("() => document.addEventListener('mousemove', () => {})")
+
+
+@pytest.mark.parametrize(
+    "listen",
+    ["document.addEventListener('mousemove', () => {})", "window.onmouseover = () => {}"],
+)
+def test_a_hover_listener_on_the_document_or_window_reaches_every_element(make_env, listen):
+    env = make_env(task="click-test", expert=False)
+    env.reset(seed=0)
+    page = env.unwrapped.page
+    assert page.evaluate(BOXES) and not page.evaluate(SENSITIVE_AT, "plain")
+    page.evaluate(f"() => {{ {listen}; }}")
     assert page.evaluate(SENSITIVE_AT, "plain")
 
 

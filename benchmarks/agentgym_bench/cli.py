@@ -191,7 +191,9 @@ def add_bench_command(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, default=1, metavar="B",
                    help="episodes each worker plays at once in lock-step, one batched model "
                    "call per turn (hf:MODEL and run:PATH agents: one left-padded generate for "
-                   "all; greedy play makes the same moves as B=1; openai:MODEL agents: the "
+                   "all; greedy play makes the same moves as B=1 in fp32, and almost always in "
+                   "bf16, whose padded batches round differently: play a bf16 agent you will "
+                   "submit at 1; openai:MODEL agents: the "
                    "turn's requests sent concurrently, so B bounds a worker's requests in "
                    "flight); a finished episode's slot takes the next one. Agents without "
                    "batch support (random, oracle, webshop-rule, custom agents without "

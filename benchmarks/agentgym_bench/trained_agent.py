@@ -18,7 +18,8 @@ and a CUDA GPU are there) and ``gpu_memory_utilization`` (vLLM's share of the GP
 
 Both play batches (``--batch-size B``, ``lockstep``): one left-padded ``generate`` (or one
 scoring pass) per turn for up to B episodes, each prompt the one ``act`` builds, so greedy play
-makes the same moves as B = 1. A loaded policy is kept per process and shared by the agents of
+makes the same moves as B = 1 in fp32 (bf16 rounds a padded batch differently: a near tie can
+flip, 2 of 180 WebShop episodes). A loaded policy is kept per process and shared by the agents of
 a worker's envs.
 """
 

@@ -152,9 +152,8 @@ def load_trained_policy(
         kind = "an adapter export" if source == "adapter" else "an export"
         raise _usage(path, f"{kind} has no checkpoints (got checkpoint={checkpoint!r})")
     checkpoint_path = resolve_checkpoint(path, checkpoint) if source == "run" else None
-    config_file: Path | None = Path(config) if config else path / "config.yaml"
-    if source == "export" and not config:
-        config_file = None  # an export carries no training config
+    default = None if source == "export" else path / "config.yaml"  # an export has no config
+    config_file = Path(config) if config else default
     key = (str(path), str(checkpoint_path), device, str(config_file), tuple(overrides), threads,
            engine, gpu_memory_utilization)  # fmt: skip
     if key in _CACHE:

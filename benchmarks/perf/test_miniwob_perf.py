@@ -121,6 +121,29 @@ def _bare(env):
     return page.loop, page.driver._page
 
 
+def _box_two():
+    """click-checkboxes (seed 0), its loop and page, and where a click on box [2] lands."""
+    from agentgym_envs.miniwob import page_js
+    from agentgym_envs.miniwob.env import MiniWoBEnv
+
+    env = MiniWoBEnv(task="click-checkboxes", expert=False)
+    env.reset(seed=0)
+    loop, page = _bare(env)
+    return env, loop, page, loop.run(page.evaluate(page_js.CLICK_TARGET, 2))
+
+
+def _resetting(env):
+    """A ``benchmark.pedantic`` setup that resets ``env`` on a new seed before each round (the
+    pointer back where reset parks it)."""
+    seeds = iter(range(1, 10_000))
+
+    def setup():
+        env.reset(seed=next(seeds))
+        return (), {}
+
+    return setup
+
+
 @pytest.mark.parametrize("pointer", ["same-point", "from-reset"])
 def test_bare_mouse_click(benchmark, keeper, pointer):
     """Playwright's ``mouse.click`` alone, on click-checkboxes' box [2] (test_step_latency's
@@ -128,21 +151,9 @@ def test_bare_mouse_click(benchmark, keeper, pointer):
     ``same-point``: again and again where the pointer already is (its move is no move);
     ``from-reset``: after each reset, so the pointer comes from where reset parks it, as in the
     step (a real move: Chromium delivers it with the page's next frame)."""
-    from agentgym_envs.miniwob import page_js
-    from agentgym_envs.miniwob.env import MiniWoBEnv
-
-    env = MiniWoBEnv(task="click-checkboxes", expert=False)
-    env.reset(seed=0)
-    loop, page = _bare(env)
-    target = loop.run(page.evaluate(page_js.CLICK_TARGET, 2))
+    env, loop, page, target = _box_two()
     click = page.mouse.click
-    seeds = iter(range(1, 10_000))
-
-    def setup():
-        if pointer == "from-reset":
-            env.reset(seed=next(seeds))
-        return (), {}
-
+    setup = _resetting(env) if pointer == "from-reset" else None
     benchmark.pedantic(
         lambda: loop.run(click(target["x"], target["y"])), setup=setup, rounds=30, iterations=1
     )
@@ -154,23 +165,16 @@ def test_bare_click_then_observe(benchmark, keeper):
     click-checkboxes' box [2] from where reset parks the pointer, then one evaluate reading the
     observation (``page_js.OBSERVE``), and nothing else: no target lookup, no page time."""
     from agentgym_envs.miniwob import page_js
-    from agentgym_envs.miniwob.env import MiniWoBEnv
 
-    env = MiniWoBEnv(task="click-checkboxes", expert=False)
-    env.reset(seed=0)
-    loop, page = _bare(env)
-    target = loop.run(page.evaluate(page_js.CLICK_TARGET, 2))
-    seeds = iter(range(1, 10_000))
+    env, loop, page, target = _box_two()
 
     async def click_and_observe():
         await page.mouse.click(target["x"], target["y"])
         return await page.evaluate(page_js.OBSERVE)
 
-    def setup():
-        env.reset(seed=next(seeds))
-        return (), {}
-
-    benchmark.pedantic(lambda: loop.run(click_and_observe()), setup=setup, rounds=30, iterations=1)
+    benchmark.pedantic(
+        lambda: loop.run(click_and_observe()), setup=_resetting(env), rounds=30, iterations=1
+    )
     env.close()
 
 

@@ -129,11 +129,17 @@ class Started:
     nodes: list[dict[str, Any]]
 
 
+#: A stylesheet larger than this is not read for ``hover_rules`` (the page then counts it as
+#: hover-sensitive); MiniWoB's largest is ~0.1 MB.
+MAX_STYLESHEET_BYTES = 4_000_000
+
+
 def hover_rules(hrefs: list[str]) -> dict[str, list[str]]:
     """The ``:hover`` selector lists (the text before a ``{`` that holds ``:hover``) of each
     ``file://`` stylesheet among ``hrefs``, which the page cannot read itself
-    (``page_js.HOVER_SENSITIVE_FN``); a sheet that is not a readable file, or that imports
-    another, is left out (the page then counts it as hover-sensitive)."""
+    (``page_js.HOVER_SENSITIVE_FN``); a sheet that is not a readable regular file of at most
+    ``MAX_STYLESHEET_BYTES``, or that imports another, is left out (the page then counts it as
+    hover-sensitive)."""
     rules = {href: _hover_selectors(href) for href in hrefs}
     return {href: list(found) for href, found in rules.items() if found is not None}
 
@@ -143,8 +149,11 @@ def _hover_selectors(href: str) -> tuple[str, ...] | None:
     url = urlparse(href)
     if url.scheme != "file":
         return None
+    path = Path(unquote(url.path))
     try:
-        text = Path(unquote(url.path)).read_text(errors="replace")
+        if not path.is_file() or path.stat().st_size > MAX_STYLESHEET_BYTES:
+            return None
+        text = path.read_text(errors="replace")
     except OSError:
         return None
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)

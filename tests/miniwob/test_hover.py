@@ -10,7 +10,7 @@ import pytest
 
 from agentgym_envs.miniwob import page_js
 from agentgym_envs.miniwob.async_page import AsyncMiniWoBPage
-from agentgym_envs.miniwob.page import hover_rules
+from agentgym_envs.miniwob.page import MAX_STYLESHEET_BYTES, hover_rules
 
 pytest.importorskip("playwright")
 
@@ -111,7 +111,10 @@ def test_hover_rules_read_file_stylesheets(tmp_path):
     imports = tmp_path / "c.css"
     imports.write_text('@import url("a.css");')
     hrefs = [p.as_uri() for p in (sheet, plain, imports)]
-    hrefs += [(tmp_path / "missing.css").as_uri(), "https://example.com/x.css"]
+    big = tmp_path / "big.css"
+    big.write_text(".a { color: red }\n" * (MAX_STYLESHEET_BYTES // 18 + 1))
+    hrefs += [(tmp_path / "missing.css").as_uri(), "https://example.com/x.css", tmp_path.as_uri()]
+    hrefs.append(big.as_uri())  # a directory and an oversized sheet are not read
     assert hover_rules(hrefs) == {
         sheet.as_uri(): [".a:hover, .b", ".c .d:hover > e"],
         plain.as_uri(): [],

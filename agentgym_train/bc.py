@@ -163,14 +163,16 @@ def behaviour_clone(
 ) -> dict:
     """The warm start the trainer runs when ``bc.enabled`` (every rank the same examples);
     without a dataset, ``bc.episodes`` oracle episodes of each of ``stages`` (env kwargs; the
-    collector's own by default)."""
+    collector's own by default), made with ``bc.env_kwargs`` added."""
     if config.dataset:
         trajectories = read_trajectories(config.dataset)
     else:
         trajectories = [
             record
             for kwargs in stages or [collector.env_kwargs]
-            for record in oracle_trajectories(collector, config.episodes, seed + 5_000_000, kwargs)
+            for record in oracle_trajectories(
+                collector, config.episodes, seed + 5_000_000, {**kwargs, **config.env_kwargs}
+            )
         ]
     examples = examples_from(collector, trajectories)
     if not examples:

@@ -360,6 +360,11 @@ class BCConfig(Checked):
         "oracle episodes collected when no dataset is given (of each stage with "
         "curriculum.mode=mixed)",
     )
+    env_kwargs: dict = opt(
+        {},
+        "keyword arguments added to gymnasium.make for the oracle's episodes only, e.g. "
+        "{oracle: explorer} on Toy (an oracle that searches, seeing only what the agent sees)",
+    )
     epochs: int = opt(2, "passes over the dataset")
     lr: float = opt(1e-3, "learning rate of the cloning step")
     batch_size: int = opt(32, "examples per optimiser step")

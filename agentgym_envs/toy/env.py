@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agentgym_envs.core import ActionError, ActionSet, ActionSpec, Arg, Call, TextEnv, Verdict
+from agentgym_envs.core.splits import check_choice
 from agentgym_envs.toy.tasks import TABLE, layout_for
 from agentgym_envs.toy.world import House, Layout
 
@@ -46,10 +47,11 @@ VERBS = tuple(action.template.split()[0] for action in ACTIONS.actions)
 class ToyTask:
     """One episode in a Toy house."""
 
-    def __init__(self, task_id: str, layout: Layout) -> None:
+    def __init__(self, task_id: str, layout: Layout, oracle: str = "shortest") -> None:
         self.task_id = task_id
         self.goal = layout.goal
         self.house = House(layout)
+        self.oracle = oracle
         self._plan: list[str] | None = None
 
     def start(self) -> str:
@@ -74,6 +76,8 @@ class ToyTask:
         return Verdict(0.0, False, self.house.failed)
 
     def expert_action(self) -> str | None:
+        if self.oracle == "explorer":
+            return self.house.explore()
         if self._plan is None:
             self._plan = self.house.plan()
         return self._plan[0] if self._plan else None
@@ -108,7 +112,15 @@ class ToyEnv(TextEnv):
     Actions: ``go to <room>``, ``take <object>``, ``drop <object>``, ``unlock <room>``, ``look``,
     ``inventory`` (case-insensitive; articles and a final full stop are ignored). Score 1 when
     the goal holds, which ends the episode; in easy tasks entering a wrong room ends it with 0.
+
+    ``oracle`` picks what ``info["expert_action"]`` follows: ``"shortest"`` (default) a shortest
+    solution computed with the whole house known, walking straight to objects the agent has not
+    seen; ``"explorer"`` one that knows only what the agent was shown and searches room by room
+    (``House.explore``: 1 / 6.5 / 13.8 steps on easy / medium / hard test, every house solved
+    within 20), the demonstrator to clone for a policy that sees only observations.
     """
+
+    ORACLES = ("shortest", "explorer")
 
     max_observation_chars = 4_000
     max_action_chars = 200
@@ -117,5 +129,16 @@ class ToyEnv(TextEnv):
     def task_ids(self) -> Sequence[str]:
         return TABLE.task_ids(self.difficulty, self.split)
 
+    def __init__(
+        self,
+        difficulty: str = "easy",
+        split: str = "train",
+        expert: bool = True,
+        render_mode: str | None = None,
+        oracle: str = "shortest",
+    ) -> None:
+        super().__init__(difficulty, split, expert, render_mode)
+        self.oracle = check_choice("oracle", oracle, self.ORACLES)
+
     def make_task(self, task_id: str, rng: np.random.Generator) -> ToyTask:
-        return ToyTask(task_id, layout_for(task_id))
+        return ToyTask(task_id, layout_for(task_id), self.oracle)

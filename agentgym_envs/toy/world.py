@@ -57,10 +57,12 @@ class House:
     where: dict[str, str] = field(default_factory=dict)  # item -> room, or "agent" when carried
     unlocked: bool = False
     failed: bool = False
+    visited: set[str] = field(default_factory=set)  # rooms entered (their contents were shown)
 
     def __post_init__(self) -> None:
         if not self.where:
             self.where = dict(self.layout.items)
+        self.visited.add(self.agent)
         self._neighbours: dict[str, list[str]] = {room: [] for room in self.layout.rooms}
         for a, b in self.layout.doors:
             self._neighbours[a].append(b)
@@ -97,6 +99,7 @@ class House:
         verb, _, arg = command.partition(" ")
         if verb == "go":
             self.agent = arg.removeprefix("to ")
+            self.visited.add(self.agent)
             if self.layout.kind == "go" and self.agent not in (HALLWAY, self.layout.target_room):
                 self.failed = self._is_dead_end(self.agent)
             return self.describe()
@@ -170,5 +173,54 @@ class House:
                     queue.append((nxt, [*path, command]))
         return []
 
+    def explore(self) -> str | None:
+        """The next command of an oracle that knows only what the agent was shown: the goal,
+        the rooms entered (what they hold, where their doors lead, which door is locked) and what
+        it carries. Where that knowledge holds a plan, the first step of a shortest one; else it
+        picks up the target object or the key where it stands, then walks to the nearest room not
+        yet entered (doors taken in their listed order). Unlike ``plan`` it searches, so cloning
+        it teaches a policy that works from the observations alone."""
+        if self.solved() or self.failed:
+            return None
+        known = self._known()
+        path = known.plan()
+        if path or known.solved():
+            return path[0] if path else None
+        wanted = {self.layout.target_item, KEY if self.layout.locked_room else None} - {None}
+        for item in self.here():
+            if item in wanted:
+                return f"take {item}"
+        return self._towards_unvisited()
+
+    def _known(self) -> House:
+        """This house as the agent knows it: doors of rooms entered, things seen or carried, the
+        lock where a door to it was shown; rooms behind unseen doors look like dead ends."""
+        doors = tuple(d for d in self.layout.doors if d[0] in self.visited or d[1] in self.visited)
+        shown = {room for door in doors for room in door}
+        seen = self.visited | {"agent"}  # what rooms entered hold, and what is carried
+        items = tuple((item, room) for item, room in self.layout.items if self.where[item] in seen)
+        locked = self.layout.locked_room if self.layout.locked_room in shown else None
+        layout = Layout(self.layout.kind, doors, items, self.layout.target_room,
+                        self.layout.target_item, locked, self.layout.goal)  # fmt: skip
+        known_where = {item: self.where[item] for item, _ in items}
+        return House(layout, self.agent, known_where, self.unlocked, self.failed, set(self.visited))
+
+    def _towards_unvisited(self) -> str | None:
+        """The first step towards the nearest open room not entered yet (breadth-first over the
+        rooms entered, doors in their listed order); None when every reachable room was entered."""
+        first: dict[str, str | None] = {self.agent: None}
+        queue = deque([self.agent])
+        while queue:
+            room = queue.popleft()
+            for nxt in self.neighbours(room):
+                if nxt in first or self.is_locked(nxt):
+                    continue
+                first[nxt] = first[room] or f"go to {nxt}"
+                if nxt not in self.visited:
+                    return first[nxt]
+                queue.append(nxt)
+        return None
+
     def copy(self) -> House:
-        return House(self.layout, self.agent, dict(self.where), self.unlocked, self.failed)
+        return House(self.layout, self.agent, dict(self.where), self.unlocked, self.failed,
+                     set(self.visited))  # fmt: skip

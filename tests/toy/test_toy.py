@@ -8,6 +8,7 @@ import pytest
 from agentgym_envs.core import DIFFICULTIES, SPLITS
 from agentgym_envs.toy import tasks
 from agentgym_envs.toy.env import ToyEnv
+from agentgym_envs.toy.world import HALLWAY, KEY, House, Layout
 
 
 def play_oracle(env: gym.Env, task_id: str) -> dict:
@@ -30,6 +31,57 @@ def test_oracle_solves_every_task(difficulty, split):
     for task_id in ids:
         info = play_oracle(env, task_id)
         assert info["success"] and info["score"] == 1.0, task_id
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+@pytest.mark.parametrize("split", SPLITS)
+def test_explorer_oracle_solves_every_task_within_the_standard_limit(difficulty, split):
+    limit = 20  # the standard suite's
+    kwargs = {"difficulty": difficulty, "split": split, "oracle": "explorer"}
+    env = gym.make("AgentGym/Toy-v0", max_episode_steps=limit, **kwargs)
+    ids = env.unwrapped.task_ids()
+    for task_id in ids[::10] if split == "train" else ids:
+        info = play_oracle(env, task_id)
+        assert info["success"] and info["score"] == 1.0, task_id
+
+
+def test_explorer_searches_only_what_it_was_shown():
+    """A medium house (hand-read): the apple lies in the red room, out of sight from the hallway;
+    the shortest oracle walks straight there, the explorer tries the rooms in door order."""
+    doors = tuple((HALLWAY, f"{colour} room") for colour in ("blue", "red", "green"))
+    goal = "Put the apple in the green room."
+    layout = Layout("put", doors, (("apple", "red room"),), "green room", "apple", goal=goal)
+    assert House(layout).plan() == ["go to red room", "take apple", "go to hallway",
+                                    "go to green room", "drop apple"]  # fmt: skip
+    house, played = House(layout), []
+    while (command := house.explore()) is not None:
+        played.append(command)
+        house.apply(command)
+    assert played == ["go to blue room", "go to hallway", "go to red room", "take apple",
+                      "go to hallway", "go to green room", "drop apple"]  # fmt: skip
+    assert house.solved()
+
+
+def test_explorer_fetches_the_key_it_saw_once_it_meets_the_lock():
+    """Hard layout by hand: the key in the hallway is taken on sight (the goal's room turns out
+    locked), the book is found by search, then the door is unlocked and the book carried in."""
+    doors = ((HALLWAY, "red room"), (HALLWAY, "blue room"), ("red room", "gold room"))
+    items = (("book", "blue room"), (KEY, HALLWAY))
+    goal = "Put the book in the gold room."
+    layout = Layout("put", doors, items, "gold room", "book", "gold room", goal)
+    house, played = House(layout), []
+    while (command := house.explore()) is not None:
+        played.append(command)
+        house.apply(command)
+    assert played == ["take key", "go to red room", "go to hallway", "go to blue room",
+                      "take book", "go to hallway", "go to red room", "unlock gold room",
+                      "go to gold room", "drop book"]  # fmt: skip
+    assert house.solved()
+
+
+def test_an_unknown_oracle_is_a_clear_error():
+    with pytest.raises(ValueError, match="oracle='bfs' is not valid; choose one of 'shortest'"):
+        gym.make("AgentGym/Toy-v0", oracle="bfs")
 
 
 def test_iid_splits_are_disjoint_and_ood_vocabulary_is_held_out():

@@ -63,6 +63,26 @@ def test_behaviour_cloning_lowers_the_loss(tiny_dir, tmp_path):
     assert metrics["bc/loss_last"] < metrics["bc/loss_first"]
 
 
+def test_behaviour_cloning_demonstrations_use_bc_env_kwargs(tiny_dir, tmp_path):
+    """``bc.env_kwargs={oracle: explorer}``: the demonstrations come from Toy's searching oracle
+    (longer than the shortest oracle's), while rollouts keep the env as configured."""
+    config = config_for(
+        tmp_path, tiny_dir, "rollout.env_kwargs={difficulty: medium}", "rollout.max_turns=12",
+        "bc.episodes=6", "bc.epochs=1", "bc.env_kwargs={oracle: explorer}",
+    )  # fmt: skip
+    policy = Policy.load(tiny_dir, config.policy, torch.device("cpu"), reference=False)
+    collector = RolloutCollector(policy, config.rollout, config.reward, num_envs=1)
+    metrics = behaviour_clone(policy, collector, config.bc)
+    explorer = oracle_trajectories(collector, 6, 5_000_000, {"difficulty": "medium",
+                                                             "oracle": "explorer"})  # fmt: skip
+    shortest = oracle_trajectories(collector, 6, 5_000_000)
+    assert collector.env_kwargs == {"difficulty": "medium"}
+    collector.close()
+    explored, direct = (sum(len(t["steps"]) for t in ts) for ts in (explorer, shortest))
+    assert all(t["success"] for t in explorer) and explored > direct
+    assert metrics["bc/examples"] == explored
+
+
 def test_behaviour_cloning_micro_batches_give_the_batch_gradient(tiny_dir, tmp_path):
     from agentgym_train.bc import fine_tune, oracle_trajectories
 

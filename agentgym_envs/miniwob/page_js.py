@@ -137,6 +137,14 @@ HOVER_WATCH_INIT = (
 })();"""
 )
 
+#: The innermost element the page sees the pointer over (the last ``:hover`` match in document
+#: order), null when none.
+_LAST_HOVERED_FN = """
+function LAST_HOVERED() {
+  return Array.from(document.querySelectorAll(':hover')).pop() || null;
+}
+"""
+
 #: ``HOVER_SENSITIVE(x, y)``: whether moving the pointer from where it rests to (x, y) could
 #: change the page. Hovering reaches the nodes on the path from the element under either point
 #: up to the document (mouseover/out/enter/leave and mousemove go there; those elements, and a
@@ -150,14 +158,46 @@ HOVER_WATCH_INIT = (
 #: ``matches`` refuses. When hovering cannot change the page, a click needs no hover before its
 #: press.
 HOVER_SENSITIVE_FN = (
-    """
+    _LAST_HOVERED_FN
+    + """
+function HOVER_COMPOUNDS(selectorText) {  // each part's compound holding :hover, parsed once
+  const cache = window.__agHoverCompounds || (window.__agHoverCompounds = new Map());
+  let compounds = cache.get(selectorText);
+  if (compounds) return compounds;
+  const parts = [];  // split at the top-level commas
+  let depth = 0, start = 0;
+  for (let i = 0; i < selectorText.length; i++) {
+    const c = selectorText[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && !depth) { parts.push(selectorText.slice(start, i)); start = i + 1; }
+  }
+  parts.push(selectorText.slice(start));
+  compounds = [];
+  for (const part of parts) {
+    const at = part.indexOf(':hover');
+    if (at < 0) continue;
+    let end = at;
+    for (depth = 0; end < part.length; end++) {
+      const c = part[end];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (!depth && /[\\s>+~]/.test(c)) break;
+    }
+    compounds.push(part.slice(0, end).replace(/:hover/g, '')
+      .replace(/::?(before|after|first-line|first-letter|marker|placeholder|selection)\\b/g, '')
+      .replace(/::[\\w-]+/g, '').trim() || '*');
+  }
+  cache.set(selectorText, compounds);
+  return compounds;
+}
 function HOVER_SENSITIVE(x, y) {
   const listened = window.__agHoverListened;
   if (!listened || listened(window) || listened(document)) return true;
   const inline = '"""
     + _HOVER_EVENTS
     + """'.split(' ').map((t) => 'on' + t);
-  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
+  const hovered = LAST_HOVERED();
   const elements = [];
   for (let node of [document.elementFromPoint(x, y), hovered]) {
     for (; node; node = node.parentNode || node.host) {
@@ -168,30 +208,7 @@ function HOVER_SENSITIVE(x, y) {
       if (node.tagName === 'LABEL' && node.control) elements.push(node.control);
     }
   }
-  const split = (text) => {  // at the top-level commas
-    const parts = [];
-    let depth = 0, start = 0;
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === '(' || text[i] === '[') depth++;
-      else if (text[i] === ')' || text[i] === ']') depth--;
-      else if (text[i] === ',' && !depth) { parts.push(text.slice(start, i)); start = i + 1; }
-    }
-    parts.push(text.slice(start));
-    return parts;
-  };
-  const reached = (selectorText) => split(selectorText).some((part) => {
-    const at = part.indexOf(':hover');
-    if (at < 0) return false;
-    let end = at, depth = 0;
-    for (; end < part.length; end++) {
-      const c = part[end];
-      if (c === '(' || c === '[') depth++;
-      else if (c === ')' || c === ']') depth--;
-      else if (!depth && /[\\s>+~]/.test(c)) break;
-    }
-    const compound = part.slice(0, end).replace(/:hover/g, '')
-      .replace(/::?(before|after|first-line|first-letter|marker|placeholder|selection)\\b/g, '')
-      .replace(/::[\\w-]+/g, '').trim() || '*';
+  const reached = (selectorText) => HOVER_COMPOUNDS(selectorText).some((compound) => {
     try { return elements.some((el) => el.matches(compound)); } catch (error) { return true; }
   });
   const scan = (rules) => Array.from(rules).some((rule) =>
@@ -232,14 +249,16 @@ POINTER_WATCH = """
     add.call(document, 'mousemove', (e) => { window.__agPointer = [e.clientX, e.clientY]; }, true);
   }
 """
-STALE_POINTER_FN = """
+STALE_POINTER_FN = (
+    _LAST_HOVERED_FN
+    + """
 function STALE_POINTER() {
   const at = window.__agPointer;
   if (!at) return null;
-  const hovered = Array.from(document.querySelectorAll(':hover')).pop() || null;
-  return document.elementFromPoint(at[0], at[1]) === hovered ? null : at;
+  return document.elementFromPoint(at[0], at[1]) === LAST_HOVERED() ? null : at;
 }
 """
+)
 
 #: Start loading every picture the page's stylesheets name (once per document, kept in
 #: ``window.__agPictureImages``) and force a layout, so that every picture an observation could

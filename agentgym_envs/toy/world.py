@@ -186,9 +186,8 @@ class House:
         path = known.plan()
         if path or known.solved():
             return path[0] if path else None
-        wanted = {self.layout.target_item, KEY if self.layout.locked_room else None} - {None}
         for item in self.here():
-            if item in wanted:
+            if item in (self.layout.target_item, KEY):  # a key may open the goal's room
                 return f"take {item}"
         return self._towards_unvisited()
 

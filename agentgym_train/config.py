@@ -366,6 +366,11 @@ class BCConfig(Checked):
         "{oracle: explorer} on Toy (an oracle that searches, seeing only what the agent sees)",
     )
     epochs: int = opt(2, "passes over the dataset")
+    evaluate_before: bool = opt(
+        True,
+        "evaluate the untrained policy before cloning too (false saves its cost: an untrained "
+        "LM plays every episode to the turn limit)",
+    )
     lr: float = opt(1e-3, "learning rate of the cloning step")
     batch_size: int = opt(32, "examples per optimiser step")
     micro_batch_size: int = opt(

@@ -359,7 +359,7 @@ class Trainer:
             from agentgym_train.bc import behaviour_clone
 
             split = self.rollback_split
-            before = self.evaluate([split], name="before_bc")
+            before = self.evaluate([split], name="before_bc") if cfg.bc.evaluate_before else {}
             bc_metrics = behaviour_clone(
                 self.policy,
                 self.collector(),
@@ -370,6 +370,8 @@ class Trainer:
             )
             after = self.evaluate([split])
             for when, results in (("before", before), ("after", after)):
+                if not results:  # bc.evaluate_before=false
+                    continue
                 bc_metrics[f"bc/success_{when}"] = results[f"eval/{split}/success_rate"]
                 bc_metrics.update(  # each difficulty's too, with curriculum.mode=mixed
                     {f"bc/{when}/{k.removeprefix('eval/')}": v for k, v in results.items()}

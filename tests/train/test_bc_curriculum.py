@@ -83,6 +83,16 @@ def test_behaviour_cloning_demonstrations_use_bc_env_kwargs(tiny_dir, tmp_path):
     assert metrics["bc/examples"] == explored
 
 
+def test_cloning_can_skip_the_evaluation_before_it(tiny_dir, tmp_path):
+    config = config_for(tmp_path, tiny_dir, "bc.enabled=true", "bc.episodes=2", "bc.epochs=1",
+                        "bc.evaluate_before=false", "updates=0", "evaluation.episodes=2",
+                        "evaluation.splits=[valid]")  # fmt: skip
+    Trainer(config).train()
+    (row,) = [r for r in read_metrics(tmp_path) if "bc/examples" in r]
+    assert "bc/success_after" in row and not any("before" in key for key in row)
+    assert not (tmp_path / "evaluations" / "before_bc").exists()
+
+
 def test_behaviour_cloning_micro_batches_give_the_batch_gradient(tiny_dir, tmp_path):
     from agentgym_train.bc import fine_tune, oracle_trajectories
 

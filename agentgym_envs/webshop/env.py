@@ -19,12 +19,13 @@ vector env's batched infos read back exactly (``core.unbatch_info``).
 ``info["admissible_actions"]`` lists every clickable as ``click[...]``; on the search page it also
 holds ``search[<instruction>]``, the one search that can be listed exactly (any keywords work).
 
-Expert (``oracle="target"``, default): the oracle knows the target product and options. It searches the first of (instruction,
-target title, target's full search text) whose top 50 holds the target, pages to it, opens it,
-clicks each wanted option value, and buys; from any other state it takes the shortest way back
-onto that path. Its title searches are valid actions although they are not in the admissible
-list. It reaches reward 1 on every task. ``oracle="shopper"`` knows no target and acts on what
-the pages show (``WebShopTask.shopper_action``): the demonstrator to clone.
+Expert (``oracle="target"``, default): the oracle knows the target product and options. It
+searches the first of (instruction, target title, target's full search text) whose top 50 holds
+the target, pages to it, opens it, clicks each wanted option value, and buys; from any other
+state it takes the shortest way back onto that path. Its title searches are valid actions
+although they are not in the admissible list. It reaches reward 1 on every task.
+``oracle="shopper"`` knows no target and acts on what the pages show
+(``WebShopTask.shopper_action``): the demonstrator to clone.
 
 Resources: the catalog, its BM25 index and the goal lists are loaded once per process and shared
 by every env made with the same catalog arguments; the index is built once and cached on disk

@@ -126,9 +126,6 @@ class ToyEnv(TextEnv):
     max_action_chars = 200
     action_set = ACTIONS
 
-    def task_ids(self) -> Sequence[str]:
-        return TABLE.task_ids(self.difficulty, self.split)
-
     def __init__(
         self,
         difficulty: str = "easy",
@@ -139,6 +136,9 @@ class ToyEnv(TextEnv):
     ) -> None:
         super().__init__(difficulty, split, expert, render_mode)
         self.oracle = check_choice("oracle", oracle, self.ORACLES)
+
+    def task_ids(self) -> Sequence[str]:
+        return TABLE.task_ids(self.difficulty, self.split)
 
     def make_task(self, task_id: str, rng: np.random.Generator) -> ToyTask:
         return ToyTask(task_id, layout_for(task_id), self.oracle)

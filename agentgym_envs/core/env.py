@@ -92,6 +92,10 @@ class TextEnv(gym.Env[str, str]):
     #: Tasks whose observations or reward follow the wall clock by design, with the reason:
     #: the same seed and actions need not replay them exactly (replay checks skip them).
     real_time_tasks: ClassVar[Mapping[str, str]] = {}
+    #: The oracles ``info["expert_action"]`` can follow, the default first: a family with more
+    #: than one (one that searches as the agent must, beside one that knows the whole task) takes
+    #: ``oracle=`` and hands ``self.oracle`` to its tasks.
+    oracles: ClassVar[tuple[str, ...]] = ("default",)
 
     def __init__(
         self,
@@ -99,9 +103,11 @@ class TextEnv(gym.Env[str, str]):
         split: str = "train",
         expert: bool = True,
         render_mode: str | None = None,
+        oracle: str | None = None,
     ) -> None:
         self.difficulty = check_choice("difficulty", difficulty, DIFFICULTIES)
         self.split = check_choice("split", split, SPLITS)
+        self.oracle = check_choice("oracle", oracle or self.oracles[0], self.oracles)
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from agentgym_envs.core import ActionError, ActionSet, ActionSpec, Arg, Call, TextEnv, Verdict
-from agentgym_envs.core.splits import check_choice
 from agentgym_envs.toy.tasks import TABLE, layout_for
 from agentgym_envs.toy.world import House, Layout
 
@@ -120,22 +119,10 @@ class ToyEnv(TextEnv):
     within 20), the demonstrator to clone for a policy that sees only observations.
     """
 
-    ORACLES = ("shortest", "explorer")
-
+    oracles = ("shortest", "explorer")
     max_observation_chars = 4_000
     max_action_chars = 200
     action_set = ACTIONS
-
-    def __init__(
-        self,
-        difficulty: str = "easy",
-        split: str = "train",
-        expert: bool = True,
-        render_mode: str | None = None,
-        oracle: str = "shortest",
-    ) -> None:
-        super().__init__(difficulty, split, expert, render_mode)
-        self.oracle = check_choice("oracle", oracle, self.ORACLES)
 
     def task_ids(self) -> Sequence[str]:
         return TABLE.task_ids(self.difficulty, self.split)

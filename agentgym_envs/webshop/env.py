@@ -325,7 +325,7 @@ class WebShopEnv(TextEnv):
     """
 
     action_set = ACTIONS
-    ORACLES = ("target", "shopper")
+    oracles = ("target", "shopper")
 
     def __init__(
         self,
@@ -341,8 +341,7 @@ class WebShopEnv(TextEnv):
         goals: Sequence[Goal] | None = None,
         oracle: str = "target",
     ) -> None:
-        super().__init__(difficulty=difficulty, split=split, expert=expert, render_mode=render_mode)
-        self.oracle = check_choice("oracle", oracle, self.ORACLES)
+        super().__init__(difficulty, split, expert, render_mode, oracle)
         self.observation_mode = check_choice(
             "observation_mode", observation_mode, OBSERVATION_MODES
         )

@@ -98,6 +98,13 @@ class PolicyConfig(Checked):
     lora_r: int = opt(16, "LoRA rank")
     lora_alpha: int = opt(32, "LoRA scaling numerator (scale = alpha / r)")
     lora_dropout: float = opt(0.0, "dropout on the LoRA branch")
+    init_adapter: str = opt(
+        "",
+        "folder of an exported adapter (`agentgym-train export RUN --adapter`, e.g. a board "
+        "agent's) whose LoRA weights the run starts from, made with the same lora_* settings: "
+        "RL on top of a published clone without cloning again; a resumed checkpoint wins; the "
+        "KL reference stays the base model (adapters off)",
+    )
     lora_target_modules: list = opt(
         ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
         "module names that receive adapters ('all-linear' as the only item: every linear layer)",
@@ -437,6 +444,11 @@ class TrainConfig(Checked):
             raise ValueError(
                 f"policy.load_in_bits={self.policy.load_in_bits} needs policy.lora=true: "
                 "quantized weights cannot be trained, only LoRA adapters on top of them"
+            )
+        if self.policy.init_adapter and not self.policy.lora:
+            raise ValueError(
+                "policy.init_adapter needs policy.lora=true: an adapter's weights load into LoRA "
+                "layers"
             )
         if self.sharding == "fsdp" and self.policy.load_in_bits:
             raise ValueError(

@@ -119,6 +119,30 @@ def load_adapter(policy, adapter_dir: str | Path) -> None:
         )
 
 
+def start_from_adapter(policy, folder: str | Path) -> None:
+    """Load the adapter exported to ``folder`` (or a PEFT adapter folder itself) into a fresh
+    ``policy`` to train on from there; an export made on another base model than the policy's
+    is a ValueError, since its LoRA weights would load without error and mean nothing."""
+    from agentgym_train.config import load_config
+
+    folder = Path(folder)
+    adapter_dir = folder / ADAPTER_DIR if (folder / ADAPTER_DIR).is_dir() else folder
+    if not (adapter_dir / "adapter_config.json").exists():
+        raise FileNotFoundError(
+            f"policy.init_adapter={str(folder)!r} holds no adapter (adapter_config.json, or "
+            f"{ADAPTER_DIR}/adapter_config.json): give a folder `agentgym-train export RUN "
+            "--adapter --to DIR` wrote"
+        )
+    if (folder / "config.yaml").exists():
+        trained_on = load_config(folder / "config.yaml").policy.model
+        if trained_on not in (policy.config.model, "tiny"):  # (tiny: the export holds its base)
+            raise ValueError(
+                f"policy.init_adapter={str(folder)!r} was trained on {trained_on!r}, not on "
+                f"policy.model={policy.config.model!r}: set policy.model to its base model"
+            )
+    load_adapter(policy, adapter_dir)
+
+
 def _run_config(run_dir: str | Path) -> tuple[Path, Any]:
     """The run folder and its training config."""
     from agentgym_train.config import load_config

@@ -28,6 +28,7 @@ from agentgym_train.checkpoint import latest_checkpoint, load_checkpoint, save_c
 from agentgym_train.config import TrainConfig, save_config, to_dict
 from agentgym_train.curriculum import Curriculum
 from agentgym_train.distributed import DataParallel
+from agentgym_train.export import start_from_adapter
 from agentgym_train.metrics import MetricsLogger, episode_metrics, light_episodes
 from agentgym_train.models import base_model_path, pick_device
 from agentgym_train.policy import Policy
@@ -124,6 +125,8 @@ class Trainer:
             base = base_model_path(cfg, self.run_dir)
         reference = cfg.algorithm.kl_coef > 0
         policy = Policy.load(base, cfg.policy, self.device, reference=reference)
+        if cfg.policy.init_adapter:
+            start_from_adapter(policy, cfg.policy.init_adapter)
         if parallel.is_distributed:
             trainable = [p for p in policy.parameters() if p.requires_grad]
             parallel.broadcast_parameters(trainable)  # rank 0's start everywhere
@@ -380,6 +383,8 @@ class Trainer:
             self.metrics.log(0, bc_metrics)
             self.state["bc_done"] = True
             self.save()  # a run stopped during RL resumes after cloning, not before it
+        elif cfg.policy.init_adapter and cfg.evaluation.every and not self.state["eval_history"]:
+            self._evaluate_and_maybe_rollback()  # the adapter's own figure: the curve's start
         last: dict[str, float] = {}
         show = cfg.logging.progress and self.parallel.is_main
         progress = _progress(cfg.updates, self.state["update"], show)

@@ -20,9 +20,9 @@ from agentgym_bench.suites import resolve
 from agentgym_bench.trained_agent import TrainedPolicyAgent, make_trained_agent
 
 from agentgym_envs.core.episode import play_episode
-from agentgym_train.export import export_adapter, export_run
+from agentgym_train.export import export_adapter, export_run, start_from_adapter
 from agentgym_train.rollout import Job, RolloutCollector
-from agentgym_train.trainer import EVAL_SEED_BASE, Trainer
+from agentgym_train.trainer import EVAL_SEED_BASE, Trainer, read_metrics
 from tests.train.support import config_for
 
 #: the trainer tests' small config, made faster still: a tiny model with no pre-training (mean
@@ -183,6 +183,44 @@ def test_adapter_export_is_small_and_plays_as_the_run(score_run, tmp_path):
     env.close()
     with pytest.raises(ValueError, match=r"policy\.lora=false"):
         export_adapter(_full_run(tmp_path / "full"), tmp_path / "nope")
+
+
+def test_a_run_starts_from_an_exported_adapter(score_run, tmp_path):
+    """policy.init_adapter: RL on top of a published clone; the adapter is evaluated first."""
+    import shutil
+
+    import yaml
+
+    run_dir, trainer = score_run
+    out = export_adapter(run_dir, tmp_path / "adapter")
+    base = str(run_dir / "base_model")
+    rl_dir = tmp_path / "rl"
+    started = Trainer(config_for(rl_dir, base, *FAST, "updates=0", f"policy.init_adapter={out}"))
+    exported = trainer.policy.trainable_state()
+    loaded = started.policy.trainable_state()
+    lora = [name for name in exported if "lora_" in name]
+    assert lora and all(
+        torch.equal(loaded[name], exported[name].to(torch.bfloat16).to(loaded[name].dtype))
+        for name in lora
+    )  # the export's weights (bf16) in every LoRA layer
+    fresh = Trainer(config_for(tmp_path / "fresh", base, *FAST, "updates=0"))
+    assert not torch.equal(fresh.policy.trainable_state()[lora[0]], loaded[lora[0]])
+    fresh.close()
+    started.train()
+    start = [row for row in read_metrics(rl_dir) if "eval/valid/success_rate" in row]
+    assert [row["update"] for row in start] == [0]  # the curve starts at the adapter's figure
+    assert started.state["best_update"] == 0
+    other = tmp_path / "other"
+    shutil.copytree(out, other)
+    config = yaml.safe_load((other / "config.yaml").read_text())
+    config["policy"]["model"] = "some/other-model"
+    (other / "config.yaml").write_text(yaml.safe_dump(config))
+    with pytest.raises(ValueError, match=r"trained on 'some/other-model'.*set policy\.model"):
+        start_from_adapter(started.policy, other)
+    with pytest.raises(FileNotFoundError, match="holds no adapter"):
+        start_from_adapter(started.policy, tmp_path)
+    with pytest.raises(ValueError, match=r"init_adapter needs policy\.lora=true"):
+        config_for(tmp_path / "full", base, "policy.lora=false", f"policy.init_adapter={out}")
 
 
 def _full_run(run_dir: Path) -> Path:

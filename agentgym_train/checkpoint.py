@@ -44,6 +44,47 @@ def latest_checkpoint(run_dir: str | Path) -> Path | None:
     return found[-1] if found else None
 
 
+#: what names one of a run's checkpoints (a ``run:`` agent's checkpoint=, export's --checkpoint)
+CHECKPOINT_CHOICES = "latest, best, an update number or a checkpoint folder"
+
+
+def resolve_checkpoint(run: str | Path, checkpoint: str | int = "latest") -> Path:
+    """The checkpoint folder ``checkpoint`` names in the run directory ``run``: "latest", "best"
+    (the best evaluation so far), an update number or a folder (``CHECKPOINT_CHOICES``)."""
+    run = Path(run)
+    found = [p.name for p in list_checkpoints(run)]
+    have = f"(it has {', '.join(found)})" if found else "(it has none yet)"
+    choice = str(checkpoint)
+    if choice in ("latest", "best"):
+        latest = latest_checkpoint(run)
+        if latest is None:
+            raise ValueError(
+                f"{run} has no complete checkpoint {have}: train first, or name a checkpoint "
+                "folder (one holding state.json)"
+            )
+        if choice == "latest":
+            return latest
+        best = json.loads((latest / COMPLETE).read_text()).get("best_update")
+        if best is None:
+            raise ValueError(
+                f"{run} recorded no best checkpoint (it evaluates only with "
+                f"evaluation.every > 0); name latest or a checkpoint folder {have}"
+            )
+        path = checkpoint_dir(run) / f"{PREFIX}{int(best):06d}"
+    elif choice.isdigit():
+        path = checkpoint_dir(run) / f"{PREFIX}{int(choice):06d}"
+    else:
+        path = Path(choice)
+        if not path.is_absolute() and not path.exists():
+            path = checkpoint_dir(run) / choice
+    if not (path / COMPLETE).exists():
+        raise ValueError(
+            f"{run}: checkpoint {checkpoint!r} ({path}) is not a complete checkpoint {have}; "
+            f"name {CHECKPOINT_CHOICES}"
+        )
+    return path
+
+
 def rng_state() -> dict[str, Any]:
     state = {
         "python": random.getstate(),

@@ -90,7 +90,11 @@ def _export(argv: list[str]) -> int:
         "--to", required=True, help="output folder (a plain HF model directory, or with "
         "--adapter the adapter and the run's config)",
     )  # fmt: skip
-    parser.add_argument("--checkpoint", help="checkpoint folder (default: the latest)")
+    parser.add_argument(
+        "--checkpoint", default="latest",
+        help="latest (default), best (the best evaluation on the rollback split), an update "
+        "number or a checkpoint folder",
+    )  # fmt: skip
     parser.add_argument(
         "--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
         help="weights dtype (auto: the run's policy.dtype if it names one, else the base model's)",

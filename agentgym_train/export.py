@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from agentgym_train.checkpoint import ADAPTER_DIR, COMPLETE, latest_checkpoint, load_checkpoint
+from agentgym_train.checkpoint import ADAPTER_DIR, COMPLETE, load_checkpoint, resolve_checkpoint
 
 
 def export_run(
@@ -155,11 +155,9 @@ def _run_config(run_dir: str | Path) -> tuple[Path, Any]:
 
 
 def _checkpoint(run: Path, checkpoint: str | None) -> Path:
-    """The checkpoint to export: the given one, or the run's latest."""
-    path = Path(checkpoint) if checkpoint else latest_checkpoint(run)
-    if path is None:
-        raise FileNotFoundError(f"{run} has no checkpoint to export yet")
-    return path
+    """The checkpoint to export: the one ``checkpoint`` names (``CHECKPOINT_CHOICES``), or the
+    run's latest."""
+    return resolve_checkpoint(run, checkpoint or "latest")
 
 
 def export_dtype(requested: str, trained: str, base: Path) -> torch.dtype:

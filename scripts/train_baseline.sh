@@ -2,7 +2,10 @@
 # Train the SmolLM2-135M-Instruct baselines on this machine's CPU and export each adapter for the
 # board: LoRA, behaviour cloning from the oracle, then RL (configs/smollm2/<env>.yaml).
 #
-#   bash scripts/train_baseline.sh [toy] [miniwob] [webshop]   (default: all three)
+#   bash scripts/train_baseline.sh [toy] [miniwob] [webshop] [webshop-grpo]   (default: all four)
+#
+# webshop-grpo is RL (configs/smollm2/webshop-grpo.yaml) from the adapter that webshop exports; its
+# best evaluated checkpoint is exported, to leaderboards/agents/smollm2-135m-webshop-grpo/.
 #
 # Each run writes runs/smollm2-<env>/ (checkpoints, metrics.jsonl, evaluations, plots) and exports
 # its adapter (bf16, with the run's config) to leaderboards/agents/smollm2-135m-<env>/, which
@@ -19,12 +22,12 @@ overrides=()
 while (($#)); do
   case "$1" in
     --) shift; overrides=("$@"); break ;;
-    toy|miniwob|webshop) envs+=("$1"); shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-    *) echo "train_baseline: unknown env '$1' (toy, miniwob or webshop)" >&2; exit 2 ;;
+    toy|miniwob|webshop|webshop-grpo) envs+=("$1"); shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "train_baseline: unknown env '$1' (toy, miniwob, webshop or webshop-grpo)" >&2; exit 2 ;;
   esac
 done
-((${#envs[@]})) || envs=(toy miniwob webshop)
+((${#envs[@]})) || envs=(toy miniwob webshop webshop-grpo)
 if [ ! -x .venv/bin/agentgym-train ]; then
   echo "train_baseline: run 'bash scripts/setup.sh' first (it installs the trainer and SmolLM2)" >&2
   exit 1
@@ -35,7 +38,9 @@ for env in "${envs[@]}"; do
   echo "[baseline] training SmolLM2-135M-Instruct on $env (configs/smollm2/$env.yaml)"
   "${timer[@]}" .venv/bin/agentgym-train --config "configs/smollm2/$env.yaml" "${overrides[@]}"
   .venv/bin/agentgym-train plot "runs/smollm2-$env" >/dev/null
-  .venv/bin/agentgym-train export "runs/smollm2-$env" --adapter \
+  checkpoint=latest
+  if [ "$env" = webshop-grpo ]; then checkpoint=best; fi  # RL: the best greedy evaluation
+  .venv/bin/agentgym-train export "runs/smollm2-$env" --adapter --checkpoint "$checkpoint" \
     --to "leaderboards/agents/smollm2-135m-$env"
 done
 echo "[baseline] done; play one on a suite with:"

@@ -25,7 +25,6 @@ a worker's envs.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,7 +42,6 @@ log = logging.getLogger("agentgym_bench")
 #: the options of ``run:`` and ``hf:`` agents (see the module docstring)
 TRAINED_OPTIONS = ("checkpoint", "config", "device", "engine", "gpu_memory_utilization",
                    "overrides", "temperature", "threads")  # fmt: skip
-CHECKPOINT_CHOICES = "checkpoint=latest, checkpoint=best, an update number or a checkpoint folder"
 
 
 def _require_train_extra() -> None:
@@ -72,50 +70,6 @@ def _usage(run: Path, problem: str) -> ValueError:
         "config.yaml and checkpoints/) or run:EXPORT_DIR (written by agentgym-train export, "
         "with --adapter or without)"
     )
-
-
-def resolve_checkpoint(run: str | Path, checkpoint: str | int = "latest") -> Path:
-    """The checkpoint folder ``checkpoint`` names in the run directory ``run``."""
-    from agentgym_train.checkpoint import (
-        COMPLETE,
-        PREFIX,
-        checkpoint_dir,
-        latest_checkpoint,
-        list_checkpoints,
-    )
-
-    run = Path(run)
-    found = [p.name for p in list_checkpoints(run)]
-    have = f"(it has {', '.join(found)})" if found else "(it has none yet)"
-    choice = str(checkpoint)
-    if choice in ("latest", "best"):
-        latest = latest_checkpoint(run)
-        if latest is None:
-            raise ValueError(
-                f"run:{run} has no complete checkpoint {have}: train first, or pass "
-                "checkpoint=PATH to a checkpoint folder (one holding state.json)"
-            )
-        if choice == "latest":
-            return latest
-        best = json.loads((latest / COMPLETE).read_text()).get("best_update")
-        if best is None:
-            raise ValueError(
-                f"run:{run} recorded no best checkpoint (it evaluates only with "
-                f"evaluation.every > 0); pass checkpoint=latest or a checkpoint folder {have}"
-            )
-        path = checkpoint_dir(run) / f"{PREFIX}{int(best):06d}"
-    elif choice.isdigit():
-        path = checkpoint_dir(run) / f"{PREFIX}{int(choice):06d}"
-    else:
-        path = Path(choice)
-        if not path.is_absolute() and not path.exists():
-            path = checkpoint_dir(run) / choice
-    if not (path / COMPLETE).exists():
-        raise ValueError(
-            f"run:{run}: checkpoint {checkpoint!r} ({path}) is not a complete checkpoint {have}; "
-            f"pass {CHECKPOINT_CHOICES}"
-        )
-    return path
 
 
 def load_trained_policy(
@@ -151,7 +105,11 @@ def load_trained_policy(
     if source != "run" and str(checkpoint) != "latest":
         kind = "an adapter export" if source == "adapter" else "an export"
         raise _usage(path, f"{kind} has no checkpoints (got checkpoint={checkpoint!r})")
-    checkpoint_path = resolve_checkpoint(path, checkpoint) if source == "run" else None
+    checkpoint_path = None
+    if source == "run":
+        from agentgym_train.checkpoint import resolve_checkpoint
+
+        checkpoint_path = resolve_checkpoint(path, checkpoint)
     default = None if source == "export" else path / "config.yaml"  # an export has no config
     config_file = Path(config) if config else default
     key = (str(path), str(checkpoint_path), device, str(config_file), tuple(overrides), threads,
@@ -367,5 +325,4 @@ __all__ = [
     "load_trained_policy",
     "make_hf_agent",
     "make_trained_agent",
-    "resolve_checkpoint",
 ]

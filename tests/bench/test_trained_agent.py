@@ -144,8 +144,11 @@ def test_best_checkpoint_and_export(score_run, tmp_path):
     assert trainer.state["best_update"] is not None
     assert best.describe()["update"] == trainer.state["best_update"]
     assert Path(best.describe()["checkpoint"]).name == f"update_{trainer.state['best_update']:06d}"
-    with pytest.raises(ValueError, match=r"not a complete checkpoint.*checkpoint=latest"):
+    with pytest.raises(ValueError, match=r"not a complete checkpoint.*latest, best"):
         make_trained_agent(env, run=str(run_dir), checkpoint="7")
+    best_name = f"update_{trainer.state['best_update']:06d}"
+    manifest = export_adapter(run_dir, tmp_path / "best", "best") / "agentgym_adapter.json"
+    assert json.loads(manifest.read_text())["checkpoint"] == best_name  # export --checkpoint best
     # the export (LoRA merged, value head dropped) plays as the run's latest checkpoint does
     export = export_run(run_dir, tmp_path / "export")
     exported = make_trained_agent(env, run=str(export), config=str(run_dir / "config.yaml"))
@@ -255,7 +258,7 @@ def test_missing_run_or_checkpoint_says_what_to_pass(tmp_path):
     with pytest.raises(ValueError, match=r"neither config\.yaml"):
         make_trained_agent(env, run=str(tmp_path))
     (tmp_path / "config.yaml").write_text("updates: 1\n")
-    with pytest.raises(ValueError, match=r"no complete checkpoint.*checkpoint=PATH"):
+    with pytest.raises(ValueError, match=r"no complete checkpoint.*name a checkpoint folder"):
         make_trained_agent(env, run=str(tmp_path))
     env.close()
 

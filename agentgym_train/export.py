@@ -14,17 +14,18 @@ from agentgym_train.checkpoint import ADAPTER_DIR, COMPLETE, load_checkpoint, re
 
 
 def export_run(
-    run_dir: str | Path, out_dir: str | Path, checkpoint: str | None = None, dtype: str = "auto"
+    run_dir: str | Path, out_dir: str | Path, checkpoint: str | int = "latest", dtype: str = "auto"
 ) -> Path:
-    """Merge the run's latest (or given) checkpoint into its base model and save it to
-    ``out_dir``, in ``dtype``: 'auto' is the run's ``policy.dtype`` when it names one, else the
-    base model's own dtype (a bf16 checkpoint stays bf16, not a 2x larger fp32 copy). Runs
-    trained on a 4-bit or 8-bit base merge into the full-precision base."""
+    """Merge the run's checkpoint ``checkpoint`` (``resolve_checkpoint``: latest, best, an
+    update number or a folder) into its base model and save it to ``out_dir``, in ``dtype``:
+    'auto' is the run's ``policy.dtype`` when it names one, else the base model's own dtype (a
+    bf16 checkpoint stays bf16, not a 2x larger fp32 copy). Runs trained on a 4-bit or 8-bit
+    base merge into the full-precision base."""
     from agentgym_train.models import base_model_path
     from agentgym_train.policy import Policy
 
     run, config = _run_config(run_dir)
-    path = _checkpoint(run, checkpoint)
+    path = resolve_checkpoint(run, checkpoint)
     base = base_model_path(config, run)
     target = export_dtype(dtype, config.policy.dtype, base)
     config.policy.load_in_bits = 0  # merge into full-precision weights
@@ -49,14 +50,17 @@ ADAPTER_MANIFEST = "agentgym_adapter.json"
 
 
 def export_adapter(
-    run_dir: str | Path, out_dir: str | Path, checkpoint: str | None = None, dtype: str = "bfloat16"
+    run_dir: str | Path,
+    out_dir: str | Path,
+    checkpoint: str | int = "latest",
+    dtype: str = "bfloat16",
 ) -> Path:
-    """Write the LoRA adapter of the run's latest (or given) checkpoint to ``out_dir/adapter``
-    (PEFT's layout, weights cast to ``dtype``), the run's ``config.yaml`` beside it, and
-    ``agentgym_adapter.json`` naming the checkpoint it came from and its update. The value head
-    is dropped (nothing needs it to act); a ``tiny`` run's base model (built per run) is copied
-    along. A run trained without LoRA is refused: its weights are the whole model; use
-    ``export_run``."""
+    """Write the LoRA adapter of the run's checkpoint ``checkpoint`` (as in ``export_run``) to
+    ``out_dir/adapter`` (PEFT's layout, weights cast to ``dtype``), the run's ``config.yaml``
+    beside it, and ``agentgym_adapter.json`` naming the checkpoint it came from and its update.
+    The value head is dropped (nothing needs it to act); a ``tiny`` run's base model (built per
+    run) is copied along. A run trained without LoRA is refused: its weights are the whole
+    model; use ``export_run``."""
     import json
     import shutil
 
@@ -73,7 +77,7 @@ def export_adapter(
         )
     if dtype not in DTYPES:
         raise ValueError(f"dtype {dtype!r} is not one of {', '.join(DTYPES)}")
-    path = _checkpoint(run, checkpoint)
+    path = resolve_checkpoint(run, checkpoint)
     source = path / ADAPTER_DIR
     if not (source / "adapter_config.json").exists():
         raise FileNotFoundError(f"{source} holds no PEFT adapter (adapter_config.json)")
@@ -152,12 +156,6 @@ def _run_config(run_dir: str | Path) -> tuple[Path, Any]:
     if not config_path.exists():
         raise FileNotFoundError(f"{config_path} not found: is {run} a training run directory?")
     return run, load_config(config_path)
-
-
-def _checkpoint(run: Path, checkpoint: str | None) -> Path:
-    """The checkpoint to export: the one ``checkpoint`` names (``CHECKPOINT_CHOICES``), or the
-    run's latest."""
-    return resolve_checkpoint(run, checkpoint or "latest")
 
 
 def export_dtype(requested: str, trained: str, base: Path) -> torch.dtype:

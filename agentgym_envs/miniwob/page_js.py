@@ -307,7 +307,8 @@ WAIT_PICTURES = """(limit) => {
 }"""
 
 
-#: The instruction with textless elements (icons) replaced by their last class name.
+#: The instruction with textless elements named: a colour swatch by its colour (as the page's own
+#: utterance does), an icon by its last class name.
 QUERY_TEXT_FN = """
 function QUERY_TEXT() {
   const query = document.getElementById('query');
@@ -315,8 +316,11 @@ function QUERY_TEXT() {
   let text = '';
   (function walk(node) {
     for (const child of node.childNodes) {
+      const textless = child.nodeType === 1 && !/\\S/.test(child.textContent);
       if (child.nodeType === 3) text += child.data;
-      else if (child.nodeType === 1 && !/\\S/.test(child.textContent) && child.className) {
+      else if (textless && child.style.backgroundColor) {  // click-color's swatch
+        text += ' ' + child.style.backgroundColor + ' ';
+      } else if (textless && child.className) {
         const names = String(child.className).trim().split(/\\s+/);
         text += ' [' + names[names.length - 1] + '] ';
       } else if (child.nodeType === 1) walk(child);

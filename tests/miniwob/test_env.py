@@ -314,6 +314,17 @@ def test_pictures_in_the_instruction_are_named(make_env):
     assert all("[" not in info["utterance"] for info in with_icon)
 
 
+def test_a_colour_swatch_in_the_instruction_is_named_by_its_colour(make_env):
+    """click-color draws the wanted colour as a swatch in 60% of episodes: the goal names the
+    colour as the page's own utterance does (it once read "[color]", leaving the agent to guess)."""
+    env = make_env(task="click-color")
+    for seed in range(8):
+        obs, info = env.reset(seed=seed)
+        colour = info["utterance"].split()[3]
+        assert info["goal"] == info["utterance"] == f"Click on the {colour} colored box."
+        assert f"color={colour}" in obs
+
+
 def test_text_bbox_mode_adds_boxes_and_screenshots_come_on_request(make_env):
     plain = make_env(task="click-button")
     boxed = make_env(task="click-button", observation_mode="text_bbox", screenshot=True)

@@ -2,10 +2,12 @@
 # Train the SmolLM2-135M-Instruct baselines on this machine's CPU and export each adapter for the
 # board: LoRA, behaviour cloning from the oracle, then RL (configs/smollm2/<env>.yaml).
 #
-#   bash scripts/train_baseline.sh [toy] [miniwob] [webshop] [webshop-grpo]   (default: all four)
+#   bash scripts/train_baseline.sh [toy] [miniwob] [miniwob-grpo] [webshop] [webshop-grpo]
+#   (default: all five)
 #
-# webshop-grpo is RL (configs/smollm2/webshop-grpo.yaml) from the adapter that webshop exports; its
-# best evaluated checkpoint is exported, to leaderboards/agents/smollm2-135m-webshop-grpo/.
+# miniwob-grpo and webshop-grpo are RL (configs/smollm2/<env>-grpo.yaml) from the adapter that
+# miniwob or webshop exports; the best evaluated checkpoint of each is exported, to
+# leaderboards/agents/smollm2-135m-<env>-grpo/.
 #
 # Each run writes runs/smollm2-<env>/ (checkpoints, metrics.jsonl, evaluations, plots) and exports
 # its adapter (bf16, with the run's config) to leaderboards/agents/smollm2-135m-<env>/, which
@@ -22,12 +24,12 @@ overrides=()
 while (($#)); do
   case "$1" in
     --) shift; overrides=("$@"); break ;;
-    toy|miniwob|webshop|webshop-grpo) envs+=("$1"); shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    *) echo "train_baseline: unknown env '$1' (toy, miniwob, webshop or webshop-grpo)" >&2; exit 2 ;;
+    toy|miniwob|miniwob-grpo|webshop|webshop-grpo) envs+=("$1"); shift ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    *) echo "train_baseline: unknown env '$1' (toy, miniwob, miniwob-grpo, webshop or webshop-grpo)" >&2; exit 2 ;;
   esac
 done
-((${#envs[@]})) || envs=(toy miniwob webshop webshop-grpo)
+((${#envs[@]})) || envs=(toy miniwob miniwob-grpo webshop webshop-grpo)
 if [ ! -x .venv/bin/agentgym-train ]; then
   echo "train_baseline: run 'bash scripts/setup.sh' first (it installs the trainer and SmolLM2)" >&2
   exit 1
@@ -39,7 +41,7 @@ for env in "${envs[@]}"; do
   "${timer[@]}" .venv/bin/agentgym-train --config "configs/smollm2/$env.yaml" "${overrides[@]}"
   .venv/bin/agentgym-train plot "runs/smollm2-$env" >/dev/null
   checkpoint=latest
-  if [ "$env" = webshop-grpo ]; then checkpoint=best; fi  # RL: the best greedy evaluation
+  if [[ "$env" == *-grpo ]]; then checkpoint=best; fi  # RL: the best greedy evaluation
   .venv/bin/agentgym-train export "runs/smollm2-$env" --adapter --checkpoint "$checkpoint" \
     --to "leaderboards/agents/smollm2-135m-$env"
 done

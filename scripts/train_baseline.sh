@@ -2,11 +2,11 @@
 # Train the SmolLM2-135M-Instruct baselines on this machine's CPU and export each adapter for the
 # board: LoRA, behaviour cloning from the oracle, then RL (configs/smollm2/<env>.yaml).
 #
-#   bash scripts/train_baseline.sh [toy] [miniwob] [miniwob-grpo] [webshop] [webshop-grpo]
-#   (default: all five)
+#   bash scripts/train_baseline.sh [toy] [toy-grpo] [miniwob] [miniwob-grpo] [webshop]
+#                                  [webshop-grpo]   (default: all six)
 #
-# miniwob-grpo and webshop-grpo are RL (configs/smollm2/<env>-grpo.yaml) from the adapter that
-# miniwob or webshop exports; the best evaluated checkpoint of each is exported, to
+# The *-grpo runs are RL (configs/smollm2/<env>-grpo.yaml; Toy's is GiGPO) from the adapter that
+# toy, miniwob or webshop exports; the best evaluated checkpoint of each is exported, to
 # leaderboards/agents/smollm2-135m-<env>-grpo/.
 #
 # Each run writes runs/smollm2-<env>/ (checkpoints, metrics.jsonl, evaluations, plots) and exports
@@ -24,12 +24,12 @@ overrides=()
 while (($#)); do
   case "$1" in
     --) shift; overrides=("$@"); break ;;
-    toy|miniwob|miniwob-grpo|webshop|webshop-grpo) envs+=("$1"); shift ;;
+    toy|toy-grpo|miniwob|miniwob-grpo|webshop|webshop-grpo) envs+=("$1"); shift ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-    *) echo "train_baseline: unknown env '$1' (toy, miniwob, miniwob-grpo, webshop or webshop-grpo)" >&2; exit 2 ;;
+    *) echo "train_baseline: unknown env '$1' (toy, toy-grpo, miniwob, miniwob-grpo, webshop or webshop-grpo)" >&2; exit 2 ;;
   esac
 done
-((${#envs[@]})) || envs=(toy miniwob miniwob-grpo webshop webshop-grpo)
+((${#envs[@]})) || envs=(toy toy-grpo miniwob miniwob-grpo webshop webshop-grpo)
 if [ ! -x .venv/bin/agentgym-train ]; then
   echo "train_baseline: run 'bash scripts/setup.sh' first (it installs the trainer and SmolLM2)" >&2
   exit 1

@@ -24,7 +24,10 @@ SMALL = ("updates=1", "rollout.episodes_per_update=8", "rollout.num_envs=2",
          "policy.tiny_pretrain_steps=0", "policy.tiny_corpus_episodes=40", "bc.episodes=4",
          "bc.epochs=1", "evaluation.every=1", "evaluation.episodes=2",
          "evaluation.splits=[valid]", "logging.progress=false",
-         "logging.tensorboard=false")  # fmt: skip
+         "logging.tensorboard=false",
+         # one thread: the test workers share the cores, and a worker's 2 OpenMP threads among
+         # them made SmolLM2's decode steps 3-6x slower (a one-update MiniWoB run took 8 min)
+         "torch_threads=1")  # fmt: skip
 
 
 @pytest.mark.slow
@@ -40,7 +43,9 @@ def test_shipped_config_trains_one_update(name, tmp_path):
         # one sequence per forward/backward (WebShop's scored candidates at 8 per micro-batch
         # peaked at 11.6 GB, and CI's other workers and Ray's memory monitor share the machine)
         overrides += ["bc.episodes=1", "rollout.max_turns=2", "evaluation.episodes=1",
-                      "algorithm.micro_batch_size=1", "bc.micro_batch_size=1"]  # fmt: skip
+                      "algorithm.micro_batch_size=1", "bc.micro_batch_size=1",
+                      "rollout.episodes_per_update=4",  # one group of 4
+                      "algorithm.minibatch_size=4"]  # fmt: skip
         config = load_config(CONFIGS / f"{name}.yaml", overrides)
     if not Path(config.policy.model).exists() and config.policy.model not in BUILT_HERE:
         # a real model the user downloads first (Qwen2.5): the bundled SmolLM2 stands in, one

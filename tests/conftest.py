@@ -29,7 +29,6 @@ HEAVY_SECONDS = {
     "test_env.py::test_oracle_on_every_default_task": 137,
     "test_mcp_soak_leaves_the_server_flat[Toy]": 140,
     "test_shipped_config_trains_one_update[smollm2/webshop]": 121,
-    "test_smollm2_lora_completes_a_rollout_batch_and_a_ppo_update[webshop]": 114,
     "test_shipped_config_trains_one_update[webshop-qwen-lora]": 98,
 }
 

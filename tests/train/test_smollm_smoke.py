@@ -105,9 +105,11 @@ def _why_no_model() -> str | None:
     return smollm.converter_available()
 
 
+#: WebShop is not here: test_shipped_configs trains configs/webshop-qwen-lora.yaml one update with
+#: SmolLM2 standing in (PPO, LoRA, score mode on WebShop: what a WebShop case here repeated, for
+#: another minute or two of CI)
 ENVS = {
     "toy": ("AgentGym/Toy-v0", "{difficulty: easy}", ()),
-    "webshop": ("AgentGym/WebShop-v0", "{difficulty: easy, num_products: 1000}", ("bm25s",)),
 }
 
 

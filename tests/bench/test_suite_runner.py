@@ -72,6 +72,21 @@ def test_suite_resolves_to_fixed_hashed_episodes(suite_file):
         resolve(str(suite_file))
 
 
+def test_standard_targets_plays_standards_own_test_episodes_of_the_target_cells():
+    """Before/after-training figures on standard-targets compare episode for episode with the
+    standard suite's rows: same tasks, seeds and step limits, every episode of each cell."""
+    cells = {("AgentGym/Toy-v0", d, "test") for d in ("easy", "medium", "hard")}
+    cells |= {("AgentGym/WebShop-v0", "easy", "test"), ("AgentGym/MiniWoB-v0", "easy", "test")}
+    standard = {
+        e.key: e.max_steps
+        for e in resolve("standard").episodes
+        if (e.env_id, e.difficulty, e.split) in cells
+    }
+    targets = {e.key: e.max_steps for e in resolve("standard-targets").episodes}
+    assert targets == standard
+    assert len(targets) == 3 * 30 + 20 + 19  # MiniWoB's easy tier has 19 test tasks
+
+
 def test_run_writes_results_summary_and_report(random_run):
     records = read_episodes(random_run)
     assert len(records) == 6 and len({r["key"] for r in records}) == 6

@@ -46,7 +46,11 @@ def _write_submission(root: Path, sub_id: str, agent: str, verified: bool, day: 
     folder = root / "submissions" / sub_id
     folder.mkdir(parents=True)
     run = {
-        "agent": {"spec": agent, "description": {"kind": agent, "params": {"seed": day}}},
+        "agent": {
+            "spec": agent,
+            "options": {"temperature": 0.0, "config": "configs/greedy.yaml"} if day == 1 else {},
+            "description": {"kind": agent, "params": {"seed": day}},
+        },
         "suite": {"name": "quick", "version": 1, "hash": "ab" * 32},
         "provenance": {
             "agentgym_version": "0.1.0",
@@ -166,8 +170,9 @@ def test_readme_rows_order_and_no_unverified(site: dict) -> None:
     assert tables[("AgentGym/WebShop-v0", "hard")][1][-1] == "0.0% [0.0–6.0]"  # random: 0%, not –
     assert "`price_bound`: bought an item priced over the goal's price bound" in text
     assert "– where no rule applies to the env" in text
-    # provenance footnotes and plot links
+    # provenance footnotes (with the agent's options) and plot links
     assert re.search(r"^\[\^1\]: greedy .*agentgym 0\.1\.0.*commit abc121.*device cpu", text, re.M)
+    assert "options config=configs/greedy.yaml, temperature=0.0, agentgym 0.1.0" in text
     assert "finished 2026-12-02" in text
     for plot in site["plots"]:
         assert f"(plots/{plot.name})" in text
@@ -344,6 +349,7 @@ def test_a_hostile_agent_name_is_text_in_every_renderer(tmp_path: Path) -> None:
     run = json.loads(run_file.read_text())
     run["agent"]["spec"] = HOSTILE_NAME
     run["provenance"]["git_commit"] = "<script>alert(2)</script>"
+    run["agent"]["options"] = {"config": "<script>alert(3)</script>"}
     run_file.write_text(json.dumps(run))
     paths = build_site(tmp_path, check=False)  # plots: bad mathtext would raise here
     assert len(paths["plots"]) == 4 and not paths["skipped"]
@@ -356,4 +362,6 @@ def test_a_hostile_agent_name_is_text_in_every_renderer(tmp_path: Path) -> None:
     assert not re.search(r"(?<!\\)\]\(javascript:", readme)  # no link: its "]" is escaped
     page = paths["html"].read_text()
     assert "<img src=x" not in page and "<script>alert(2)" not in page
+    assert "<script>alert(3)" not in page and "<script>alert(3)" not in readme
+    assert "options config=&lt;script&gt;alert(3)&lt;/script&gt;" in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
 import warnings
@@ -40,6 +41,9 @@ class Submission:
     variant: str = ""  # the suite's prompt variant this entry shows ("" without variants)
     method: str = "replayed"  # how the verifier checked it: "replayed" or "reproduced"
     reproduced_episodes: int = 0
+    #: the agent's ``--agent-option`` values (name -> value as text): two rows of one model
+    #: with other options (a config, a temperature) differ in what they measured
+    options: dict[str, str] = field(default_factory=dict)
 
 
 class InvalidSubmission(ValueError):
@@ -175,6 +179,7 @@ def load_submission(folder: Path, published_only: bool = False,
         skipped_real_time=len(verification.get("skipped_real_time") or []),
         method="reproduced" if isinstance(reproduced, int) and reproduced > 0 else "replayed",
         reproduced_episodes=reproduced if isinstance(reproduced, int) else 0,
+        options=_options(agent.get("options")),
     )
     solved = _solved_steps(records)
     rows = summary.get("rows")
@@ -214,6 +219,16 @@ def load_submission(folder: Path, published_only: bool = False,
             agent=f"{submission.agent} ({variant})" if variant else submission.agent,
         ))  # fmt: skip
     return entries
+
+
+def _options(options: Any) -> dict[str, str]:
+    """An agent's options as text (JSON for a value that is not a string)."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise InvalidSubmission(f"run.json agent.options is not an object: {options!r}")
+    return {str(name): value if isinstance(value, str) else json.dumps(value)
+            for name, value in options.items()}  # fmt: skip
 
 
 def _count(value: Any, what: str) -> int:

@@ -7,7 +7,7 @@ import html
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -62,10 +62,24 @@ def plot_paths(env_id: str) -> dict[str, str]:
 
 
 def _save(figure: Figure, path: Path) -> Path:
+    """Write ``figure``, its legends (outside the axes) included whole."""
     FigureCanvasAgg(figure)
-    figure.tight_layout()
-    figure.savefig(path, dpi=DPI, format="png")
+    figure.savefig(path, dpi=DPI, format="png", bbox_inches="tight")
     return path
+
+
+def _legend_name(sub: Submission) -> str:
+    """A row's name in a plot's legend: its label and suite (a plot has no suite column, and one
+    agent often has rows on several suites)."""
+    return plain(f"{sub.label} · {sub.suite}")
+
+
+def _legend_outside(axes: Any, handles: Sequence[Any] | None = None, title: str | None = None
+                    ) -> None:  # fmt: skip
+    """A legend right of the axes, so no number of rows covers the data."""
+    kwargs: dict[str, Any] = {"handles": handles} if handles is not None else {}
+    axes.legend(**kwargs, title=title, fontsize="small", title_fontsize="small",
+                loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)  # fmt: skip
 
 
 def plot_success_by_difficulty(env_id: str, env_tables: Sequence[Table], path: Path) -> Path:
@@ -87,25 +101,29 @@ def plot_success_by_difficulty(env_id: str, env_tables: Sequence[Table], path: P
             heights.append(rate)
             low.append(max(rate - 100 * ci[0], 0.0))
             high.append(max(100 * ci[1] - rate, 0.0))
-        axes.bar(xs, heights, width, yerr=[low, high], capsize=3, label=plain(sub.label))
+        axes.bar(xs, heights, width, yerr=[low, high], capsize=3, label=_legend_name(sub))
     axes.set_xticks(range(len(difficulties)), [plain(d) for d in difficulties])
     axes.set_ylim(0, 105)
     axes.set_xlabel("difficulty")
     axes.set_ylabel("test success (%)")
     axes.set_title(plain(f"{env_id}: test success by difficulty"))
-    axes.legend(fontsize="small")
+    _legend_outside(axes)
     axes.grid(axis="y", alpha=0.3)
     return _save(figure, path)
 
 
 def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path) -> Path:
-    """Lines per agent (one style per difficulty): success on test -> ood -> adversarial."""
+    """Success on test -> ood -> adversarial: a colour per row and a line style per difficulty,
+    one legend naming both (an entry per row x difficulty would outgrow the figure)."""
+    from matplotlib.lines import Line2D
+
     splits = _ordered({s for t in env_tables for s in t.splits} & set(HELD_OUT), HELD_OUT)
     figure = Figure(figsize=(6.4, 3.6))
     axes = figure.add_subplot()
-    styles = ("-", "--", ":", "-.")
+    styles: tuple[Literal["-", "--", ":", "-."], ...] = ("-", "--", ":", "-.")
     markers = ("o", "s", "^", "D")
-    colors = {sub.submission_id: f"C{i}" for i, sub in enumerate(_agents(env_tables))}
+    agents = _agents(env_tables)
+    colors = {sub.submission_id: f"C{i % 10}" for i, sub in enumerate(agents)}
     for d, table in enumerate(env_tables):
         for sub in table.entries:
             points = [
@@ -121,14 +139,18 @@ def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path
                 linestyle=styles[d % len(styles)],
                 marker=markers[d % len(markers)],
                 color=colors[sub.submission_id],
-                label=plain(f"{sub.label} · {table.difficulty}"),
             )
     axes.set_xticks(range(len(splits)), splits)
     axes.set_ylim(0, 105)
     axes.set_xlabel("split")
     axes.set_ylabel("success (%)")
     axes.set_title(plain(f"{env_id}: generalization gap"))
-    axes.legend(fontsize="small", ncol=2)
+    rows = [Line2D([], [], color=colors[sub.submission_id], label=_legend_name(sub))
+            for sub in agents]  # fmt: skip
+    kinds = [Line2D([], [], color="black", linestyle=styles[d % len(styles)],
+                    marker=markers[d % len(markers)], label=plain(table.difficulty))
+             for d, table in enumerate(env_tables)]  # fmt: skip
+    _legend_outside(axes, rows + kinds, "colour: row · line: difficulty")
     axes.grid(alpha=0.3)
     return _save(figure, path)
 

@@ -167,11 +167,14 @@ def score_text(row: dict[str, Any] | None) -> str:
 
 
 def provenance_text(sub: Submission) -> str:
-    """One line: agentgym version, git commit, device, finish date (and the replay size)."""
+    """One line: the agent's options, agentgym version, git commit, device, finish date (and
+    the replay size)."""
     prov = sub.provenance
     commit = str(prov.get("git_commit") or "unknown")[:12]
     finished = sub.finished[:10] or "unknown"
-    parts = [
+    options = ", ".join(f"{name}={value}" for name, value in sorted(sub.options.items()))
+    parts = [f"options {options}"] if options else []
+    parts += [
         f"agentgym {prov.get('agentgym_version') or 'unknown'}",
         f"commit {commit}",
         f"device {prov.get('device') or 'unknown'}",

@@ -77,9 +77,10 @@ def test_standard_targets_plays_standards_own_test_episodes_of_the_target_cells(
     standard suite's rows: same tasks, seeds and step limits, every episode of each cell."""
     cells = {("AgentGym/Toy-v0", d, "test") for d in ("easy", "medium", "hard")}
     cells |= {("AgentGym/WebShop-v0", "easy", "test"), ("AgentGym/MiniWoB-v0", "easy", "test")}
+    env_ids = sorted({env_id for env_id, _, _ in cells})
     standard = {
         e.key: e.max_steps
-        for e in resolve("standard").episodes
+        for e in resolve("standard", env_ids=env_ids).episodes
         if (e.env_id, e.difficulty, e.split) in cells
     }
     targets = {e.key: e.max_steps for e in resolve("standard-targets").episodes}

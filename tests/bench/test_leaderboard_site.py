@@ -191,6 +191,26 @@ def test_plots_exist_and_are_small_pngs(site: dict) -> None:
         assert 1_000 < len(data) < 300_000
 
 
+def test_plot_legends_name_each_row_with_its_suite_outside_the_axes(tmp_path, monkeypatch) -> None:
+    """Legends sit right of the axes (so no number of rows covers the data), and the gap plot
+    lists rows and difficulties once each rather than every row x difficulty pair."""
+    from agentgym_bench.site import render
+
+    figures = {}
+    monkeypatch.setattr(render, "_save", lambda figure, path: figures.setdefault(path.name, figure))
+    build_site(_make_board(tmp_path), check=False)
+    assert len(figures) == 2 * len(ENVS)
+    for name, figure in figures.items():
+        figure.canvas.draw()
+        (axes,) = figure.axes
+        legend = axes.get_legend()
+        assert legend.get_window_extent().x0 > axes.get_window_extent().x1, name
+        texts = [t.get_text() for t in legend.get_texts()]
+        rows = ["greedy · quick@1", "random · quick@1"]  # the unverified cheater is left out
+        expected = [*rows, "easy", "hard"] if name.startswith("generalization_gap") else rows
+        assert texts == expected, name
+
+
 def test_rule_cells_show_each_rule_when_there_are_several() -> None:
     tally = RuleTally(checked=10, broken=3, by_rule={"a": (2, 10), "b": (1, 10)})
     assert rule_text(tally) == "30.0% [10.8–60.3] (a 20.0%, b 10.0%)"

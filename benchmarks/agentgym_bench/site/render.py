@@ -7,7 +7,7 @@ import html
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -120,11 +120,14 @@ def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path
     splits = _ordered({s for t in env_tables for s in t.splits} & set(HELD_OUT), HELD_OUT)
     figure = Figure(figsize=(6.4, 3.6))
     axes = figure.add_subplot()
-    styles: tuple[Literal["-", "--", ":", "-."], ...] = ("-", "--", ":", "-.")
-    markers = ("o", "s", "^", "D")
+    # a difficulty's line style, for its lines and its legend entry
+    looks: list[dict[str, Any]] = [
+        {"linestyle": ("-", "--", ":", "-.")[d % 4], "marker": ("o", "s", "^", "D")[d % 4]}
+        for d in range(len(env_tables))
+    ]
     agents = _agents(env_tables)
-    colors = {sub.submission_id: f"C{i % 10}" for i, sub in enumerate(agents)}
-    for d, table in enumerate(env_tables):
+    colors = {sub.submission_id: f"C{i}" for i, sub in enumerate(agents)}  # C10 is C0 again
+    for look, table in zip(looks, env_tables, strict=True):
         for sub in table.entries:
             points = [
                 (x, 100 * row["success_rate"])
@@ -136,9 +139,8 @@ def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path
             axes.plot(
                 [p[0] for p in points],
                 [p[1] for p in points],
-                linestyle=styles[d % len(styles)],
-                marker=markers[d % len(markers)],
                 color=colors[sub.submission_id],
+                **look,
             )
     axes.set_xticks(range(len(splits)), splits)
     axes.set_ylim(0, 105)
@@ -147,9 +149,8 @@ def plot_generalization_gap(env_id: str, env_tables: Sequence[Table], path: Path
     axes.set_title(plain(f"{env_id}: generalization gap"))
     rows = [Line2D([], [], color=colors[sub.submission_id], label=_legend_name(sub))
             for sub in agents]  # fmt: skip
-    kinds = [Line2D([], [], color="black", linestyle=styles[d % len(styles)],
-                    marker=markers[d % len(markers)], label=plain(table.difficulty))
-             for d, table in enumerate(env_tables)]  # fmt: skip
+    kinds = [Line2D([], [], color="black", label=plain(table.difficulty), **look)
+             for look, table in zip(looks, env_tables, strict=True)]  # fmt: skip
     _legend_outside(axes, rows + kinds, "colour: row · line: difficulty")
     axes.grid(alpha=0.3)
     return _save(figure, path)
